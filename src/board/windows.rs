@@ -1,0 +1,86 @@
+//! The 5-cell windows of a board size, and which windows pass through each cell.
+
+use crate::geometry::{Dims, Direction, Pos};
+
+/// Cells in a window: one five.
+pub const WINDOW_LEN: usize = 5;
+
+/// Every 5-cell window of a board in the four directions, ordered by direction then by first
+/// cell. Invariant: `through(i)` lists exactly the windows containing cell `i`, ascending.
+#[derive(Debug)]
+pub struct Windows {
+    cells: Vec<[u16; WINDOW_LEN]>,
+    through: Vec<u16>,
+    start: Vec<u32>,
+}
+
+impl Windows {
+    pub fn new(dims: Dims) -> Windows {
+        let mut cells = Vec::new();
+        for dir in Direction::ALL {
+            for y in 0..dims.height {
+                for x in 0..dims.width {
+                    let first = Pos::new(x, y);
+                    let members: Option<Vec<u16>> = (0..WINDOW_LEN as isize)
+                        .map(|k| first.step(dir, k, dims).map(|p| dims.index(p) as u16))
+                        .collect();
+                    if let Some(m) = members {
+                        cells.push([m[0], m[1], m[2], m[3], m[4]]);
+                    }
+                }
+            }
+        }
+        let mut lists = vec![Vec::new(); dims.cells()];
+        for (w, members) in cells.iter().enumerate() {
+            for &c in members {
+                lists[c as usize].push(w as u16);
+            }
+        }
+        let mut through = Vec::new();
+        let mut start = Vec::with_capacity(lists.len() + 1);
+        for list in &lists {
+            start.push(through.len() as u32);
+            through.extend_from_slice(list);
+        }
+        start.push(through.len() as u32);
+        Windows {
+            cells,
+            through,
+            start,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The cell indices of window `w`.
+    pub fn cells(&self, w: usize) -> &[u16; WINDOW_LEN] {
+        &self.cells[w]
+    }
+
+    /// The windows containing cell `cell` (at most 20).
+    pub fn through(&self, cell: usize) -> &[u16] {
+        &self.through[self.start[cell] as usize..self.start[cell + 1] as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_counts_match_geometry() {
+        let w = Windows::new(Dims::square(15));
+        assert_eq!(w.len(), 2 * 15 * 11 + 2 * 11 * 11);
+        let centre = Dims::square(15).index(Pos::new(7, 7));
+        assert_eq!(w.through(centre).len(), 20);
+        assert_eq!(w.through(0).len(), 3);
+        let r = Windows::new(Dims::new(5, 9).unwrap());
+        assert_eq!(r.len(), 9 + 5 * 5 + 2 * 5);
+    }
+}

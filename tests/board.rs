@@ -1,0 +1,84 @@
+//! The board's incremental state (win-count table, Zobrist key, neighbourhoods) against a full
+//! re-derivation from the cells, over thousands of random moves and undos.
+
+use wuzi::board::{Board, Cell};
+use wuzi::geometry::{Dims, Pos};
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn random_walk(dims: Dims, steps: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    let mut board = Board::new(dims);
+    board.block(Pos::new(1, 1));
+    let start_key = board.key();
+    let mut keys = vec![board.key()];
+    for step in 0..steps {
+        let empties: Vec<Pos> = (0..dims.cells())
+            .map(|i| dims.pos(i))
+            .filter(|&p| board.cell(p) == Cell::Empty)
+            .collect();
+        let undo = board.stone_count() > 0 && (empties.is_empty() || rng.below(3) == 0);
+        if undo {
+            board.undo().expect("a stone to undo");
+            keys.pop();
+            assert_eq!(
+                board.key(),
+                *keys.last().unwrap(),
+                "key after undo at step {step}"
+            );
+        } else {
+            board.play(empties[rng.below(empties.len())]);
+            keys.push(board.key());
+        }
+        board
+            .verify()
+            .unwrap_or_else(|e| panic!("{dims:?} step {step}: {e}"));
+    }
+    while board.undo().is_some() {}
+    board.verify().unwrap();
+    assert_eq!(board.key(), start_key);
+}
+
+#[test]
+fn incremental_state_matches_rederivation_15x15() {
+    random_walk(Dims::square(15), 3000, 1);
+}
+
+#[test]
+fn incremental_state_matches_rederivation_20x20() {
+    random_walk(Dims::square(20), 3000, 2);
+}
+
+#[test]
+fn incremental_state_matches_rederivation_rectangular() {
+    random_walk(Dims::new(9, 17).unwrap(), 3000, 3);
+}
+
+#[test]
+fn same_position_same_key_whatever_the_order() {
+    let dims = Dims::square(15);
+    let mut a = Board::new(dims);
+    let mut b = Board::new(dims);
+    for p in [(7, 7), (8, 8), (6, 6), (9, 9)] {
+        a.play(Pos::new(p.0, p.1));
+    }
+    for p in [(6, 6), (9, 9), (7, 7), (8, 8)] {
+        b.play(Pos::new(p.0, p.1));
+    }
+    assert_eq!(a.key(), b.key());
+    assert_eq!(a.wincount(), b.wincount());
+}

@@ -1,0 +1,77 @@
+//! Helpers shared by the integration tests: the `key=value` test-data format.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use wuzi::board::{Board, Color};
+use wuzi::geometry::{Dims, Pos};
+
+/// One test-data line: its `key=value` fields.
+pub struct Case {
+    pub fields: HashMap<String, String>,
+}
+
+impl Case {
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.fields.get(key).map(String::as_str)
+    }
+
+    pub fn id(&self) -> &str {
+        self.get("id").unwrap_or("?")
+    }
+
+    pub fn size(&self) -> usize {
+        self.get("size").map_or(15, |s| s.parse().expect("size"))
+    }
+
+    /// A point such as `h8` (column letter, row number from the bottom) in protocol coordinates.
+    pub fn point(&self, text: &str) -> Pos {
+        let (col, row) = text.split_at(1);
+        let x = (col.as_bytes()[0] - b'a') as usize;
+        let row: usize = row.parse().unwrap_or_else(|_| panic!("bad point {text}"));
+        Pos::new(x, self.size() - row)
+    }
+
+    pub fn points(&self, key: &str) -> Vec<Pos> {
+        match self.get(key) {
+            None | Some("-") | Some("") => Vec::new(),
+            Some(list) => list.split(',').map(|t| self.point(t)).collect(),
+        }
+    }
+
+    /// The position: black and white stone sets, with `to_move` (or the counts) deciding the side.
+    pub fn board(&self) -> Board {
+        let size = self.size();
+        let mut b = Board::new(Dims::square(size));
+        let black = self.points("black");
+        let white = self.points("white");
+        for &p in &black {
+            b.play_as(p, Color::Black);
+        }
+        for &p in &white {
+            b.play_as(p, Color::White);
+        }
+        let side = match self.get("to_move") {
+            Some("white") => Color::White,
+            Some("black") => Color::Black,
+            _ if black.len() > white.len() => Color::White,
+            _ => Color::Black,
+        };
+        b.set_to_move(side);
+        b
+    }
+}
+
+/// Reads a test-data file: every non-comment line is a case.
+pub fn read_cases(path: &str) -> Vec<Case> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| Case {
+            fields: l
+                .split_whitespace()
+                .filter_map(|f| f.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        })
+        .collect()
+}
