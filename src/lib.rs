@@ -13,6 +13,12 @@
 //!
 //! The engine (`board`, `rules`, `eval`, `search`, `time`, `protocol::session`) does no I/O.
 
+pub mod bench;
 pub mod board;
+pub mod eval;
 pub mod geometry;
+pub mod manager;
+pub mod protocol;
 pub mod rules;
+pub mod search;
+pub mod time;

@@ -1,0 +1,173 @@
+//! `pbrain-wuzi bench`: fixed positions searched to a fixed depth on one thread. The total node
+//! count is the signature a commit quotes as `Bench: N`; nodes/s measures speed.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use crate::board::Board;
+use crate::geometry::{Dims, Pos};
+use crate::rules::Rule;
+use crate::search::limits::{Limits, WallClock};
+use crate::search::params::Params;
+use crate::search::tt::TranspositionTable;
+use crate::search::{format_score, Search};
+
+/// Depth every bench position is searched to.
+pub const BENCH_DEPTH: i32 = 7;
+/// Table size for bench runs, so the signature does not depend on `max_memory`.
+const BENCH_TT_BYTES: usize = 16 << 20;
+
+/// A bench position: rule, board side, and the moves from the start, black first.
+pub struct BenchPosition {
+    pub rule: Rule,
+    pub side: usize,
+    pub moves: &'static [(u8, u8)],
+}
+
+pub const POSITIONS: &[BenchPosition] = &[
+    BenchPosition {
+        rule: Rule::Freestyle,
+        side: 15,
+        moves: &[(7, 7), (8, 7), (8, 10)],
+    },
+    BenchPosition {
+        rule: Rule::Freestyle,
+        side: 15,
+        moves: &[
+            (7, 7),
+            (8, 8),
+            (8, 6),
+            (6, 8),
+            (7, 8),
+            (7, 6),
+            (9, 7),
+            (6, 7),
+            (6, 9),
+            (10, 8),
+            (9, 5),
+            (5, 7),
+        ],
+    },
+    BenchPosition {
+        rule: Rule::Freestyle,
+        side: 20,
+        moves: &[(3, 2), (4, 1), (7, 1)],
+    },
+    BenchPosition {
+        rule: Rule::Freestyle,
+        side: 20,
+        moves: &[(8, 1), (6, 1), (4, 1), (8, 9), (7, 9), (5, 4), (6, 5)],
+    },
+    BenchPosition {
+        rule: Rule::Standard,
+        side: 15,
+        moves: &[(7, 7), (8, 8), (9, 7), (8, 7), (8, 6), (7, 9)],
+    },
+    BenchPosition {
+        rule: Rule::Renju,
+        side: 15,
+        moves: &[(7, 7), (7, 6), (8, 6), (6, 8), (8, 8), (9, 7)],
+    },
+    BenchPosition {
+        rule: Rule::Renju,
+        side: 15,
+        moves: &[
+            (7, 7),
+            (8, 6),
+            (8, 8),
+            (6, 6),
+            (9, 9),
+            (10, 10),
+            (7, 9),
+            (6, 10),
+            (8, 10),
+            (9, 8),
+        ],
+    },
+];
+
+impl BenchPosition {
+    pub fn board(&self) -> Board {
+        let mut b = Board::new(Dims::square(self.side));
+        for &(x, y) in self.moves {
+            b.play(Pos::new(x as usize, y as usize));
+        }
+        b
+    }
+}
+
+/// One bench position's result.
+pub struct BenchLine {
+    pub best: Option<Pos>,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+    pub ms: u64,
+}
+
+/// Searches one position with fresh tables under `limits`.
+pub fn run_position(pos: &BenchPosition, limits: Limits) -> BenchLine {
+    let mut tt = TranspositionTable::new(BENCH_TT_BYTES);
+    let stop = AtomicBool::new(false);
+    let clock = WallClock {
+        start: Instant::now(),
+    };
+    let out = Search {
+        board: pos.board(),
+        rule: pos.rule,
+        limits,
+        params: Params::default(),
+        tt: &mut tt,
+        clock: &clock,
+        stop: &stop,
+    }
+    .run(&mut ());
+    BenchLine {
+        best: out.best,
+        score: out.score,
+        depth: out.depth,
+        nodes: out.nodes,
+        ms: clock.start.elapsed().as_millis() as u64,
+    }
+}
+
+/// Runs the bench and returns its report: fixed depth, or with `time_ms` the depth each
+/// position reaches in that time.
+pub fn run(depth: i32, time_ms: Option<u64>) -> String {
+    let mut out = String::new();
+    let mut nodes = 0;
+    let mut ms = 0;
+    for (k, pos) in POSITIONS.iter().enumerate() {
+        let limits = match time_ms {
+            Some(t) => Limits {
+                soft_ms: Some(t),
+                hard_ms: Some(t),
+                ..Limits::default()
+            },
+            None => Limits {
+                max_depth: Some(depth),
+                ..Limits::default()
+            },
+        };
+        let r = run_position(pos, limits);
+        nodes += r.nodes;
+        ms += r.ms;
+        out += &format!(
+            "position {}/{} {} {}x{}: depth {} best {} score {} nodes {} time {} ms\n",
+            k + 1,
+            POSITIONS.len(),
+            pos.rule.name(),
+            pos.side,
+            pos.side,
+            r.depth,
+            r.best.map_or("none".into(), |p| p.to_string()),
+            format_score(r.score),
+            r.nodes,
+            r.ms
+        );
+    }
+    out += &format!("Nodes searched: {nodes}\n");
+    out += &format!("Nodes/second: {}\n", nodes * 1000 / ms.max(1));
+    out += &format!("Total time (ms): {ms}\n");
+    out
+}

@@ -1,0 +1,122 @@
+//! The transposition table: one entry per slot, two 64-bit words each, sized in bytes.
+
+/// How a stored score bounds the true one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// What the table remembers about a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub depth: i32,
+    pub bound: Bound,
+    pub score: i32,
+    /// Best move as a cell index, if one was found.
+    pub mv: Option<u16>,
+}
+
+const NO_MOVE: u64 = 0xFFFF;
+/// Bytes per entry: the key word and the data word.
+pub const ENTRY_BYTES: usize = 16;
+
+/// Invariant: `words.len()` is even; slot `i` is `words[2i]` (key) and `words[2i+1]` (data,
+/// zero for an empty slot). Allocated zeroed, so untouched pages cost no memory.
+pub struct TranspositionTable {
+    words: Vec<u64>,
+}
+
+impl TranspositionTable {
+    /// A table of at most `bytes` bytes (at least one slot).
+    pub fn new(bytes: usize) -> TranspositionTable {
+        let slots = (bytes / ENTRY_BYTES).max(1);
+        TranspositionTable {
+            words: vec![0; slots * 2],
+        }
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+
+    pub fn slots(&self) -> usize {
+        self.words.len() / 2
+    }
+
+    pub fn clear(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+    }
+
+    /// Permille of slots in use among the first thousand (cheap estimate).
+    pub fn usage_permille(&self) -> usize {
+        let n = self.slots().min(1000);
+        (0..n).filter(|&i| self.words[2 * i + 1] != 0).count() * 1000 / n.max(1)
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        ((key as u128 * self.slots() as u128) >> 64) as usize
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let s = self.slot(key);
+        let data = self.words[2 * s + 1];
+        if data == 0 || self.words[2 * s] != key {
+            return None;
+        }
+        let bound = match (data >> 8) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        let mv = (data >> 16) & 0xFFFF;
+        Some(Entry {
+            depth: (data & 0xFF) as i32 - 64,
+            bound,
+            score: (data >> 32) as u32 as i32,
+            mv: (mv != NO_MOVE).then_some(mv as u16),
+        })
+    }
+
+    /// Stores unless the slot holds the same position searched deeper.
+    pub fn store(&mut self, key: u64, e: Entry) {
+        let s = self.slot(key);
+        if let Some(old) = self.probe(key) {
+            if old.depth > e.depth && e.bound != Bound::Exact {
+                return;
+            }
+        }
+        let bound = match e.bound {
+            Bound::Exact => 1u64,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        let depth = (e.depth.clamp(-64, 191) + 64) as u64;
+        let mv = e.mv.map_or(NO_MOVE, u64::from);
+        self.words[2 * s] = key;
+        self.words[2 * s + 1] = ((e.score as u32 as u64) << 32) | (mv << 16) | (bound << 8) | depth;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_reads_back() {
+        let mut tt = TranspositionTable::new(1 << 16);
+        let e = Entry {
+            depth: 7,
+            bound: Bound::Lower,
+            score: -12345,
+            mv: Some(300),
+        };
+        tt.store(0xDEAD_BEEF_1234, e);
+        assert_eq!(tt.probe(0xDEAD_BEEF_1234), Some(e));
+        assert_eq!(tt.probe(0xDEAD_BEEF_1235), None);
+        let shallow = Entry { depth: 2, ..e };
+        tt.store(0xDEAD_BEEF_1234, shallow);
+        assert_eq!(tt.probe(0xDEAD_BEEF_1234), Some(e), "deeper entry kept");
+    }
+}

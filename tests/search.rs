@@ -1,0 +1,228 @@
+//! The search on diagram positions: fives taken, fours blocked, renju fouls avoided, rule
+//! subtleties, deterministic node counts, and the hard limit under an injected clock.
+
+use std::cell::Cell;
+use std::sync::atomic::AtomicBool;
+use wuzi::board::{diagram, renju, Board, Color};
+use wuzi::geometry::Pos;
+use wuzi::rules::Rule;
+use wuzi::search::limits::{Clock, Limits};
+use wuzi::search::params::Params;
+use wuzi::search::tt::TranspositionTable;
+use wuzi::search::{Outcome, Search, MATE_BOUND};
+
+struct NoClock;
+
+impl Clock for NoClock {
+    fn elapsed_ms(&self) -> u64 {
+        0
+    }
+}
+
+fn search(board: Board, rule: Rule, limits: Limits, clock: &dyn Clock) -> Outcome {
+    let mut tt = TranspositionTable::new(1 << 20);
+    let stop = AtomicBool::new(false);
+    Search {
+        board,
+        rule,
+        limits,
+        params: Params::default(),
+        tt: &mut tt,
+        clock,
+        stop: &stop,
+    }
+    .run(&mut ())
+}
+
+fn best(text: &str, side: Color, rule: Rule, depth: i32) -> (Pos, i32) {
+    let mut board = diagram::parse(text).unwrap();
+    board.set_to_move(side);
+    let limits = Limits {
+        max_depth: Some(depth),
+        ..Limits::default()
+    };
+    let out = search(board, rule, limits, &NoClock);
+    (out.best.expect("a move"), out.score)
+}
+
+const OWN_FOUR: &str = "
+    . . . . . . . . . . .
+    . . . . . . . . . . .
+    . . X X X X . . . . .
+    . . . . . . . . . . .
+    . . . O O O O . . . .
+    . . . . . . . . . . .
+    . . . . . . . . . . .
+    . . . . . . . . . . .
+    . . . . . . . . . . .
+";
+
+#[test]
+fn takes_a_five_before_blocking() {
+    let (p, score) = best(OWN_FOUR, Color::Black, Rule::Freestyle, 4);
+    assert!(p == Pos::new(1, 2) || p == Pos::new(6, 2), "played {p}");
+    assert!(score >= MATE_BOUND);
+}
+
+const BLOCK_FOUR: &str = "
+    . . . . . . . . . . .
+    . . . . . . . . . . .
+    . . . X . X . . . . .
+    . . . . . . . . . . .
+    . . O O O O X . . . .
+    . . . . . . . . . . .
+    . . . . . . . . . . .
+    . . X . . . . . . . .
+    . . . . . . . . . . .
+";
+
+#[test]
+fn blocks_the_opponents_four() {
+    let (p, _) = best(BLOCK_FOUR, Color::Black, Rule::Freestyle, 4);
+    assert_eq!(p, Pos::new(1, 4));
+}
+
+const OPEN_THREE: &str = "
+    . . . . . . . . . . . .
+    . . . . . . . . . . . .
+    . . . . . . . . . . . .
+    . . . . . . . . . . . .
+    . . . . O O O . . . . .
+    . . . . . X . . . . . .
+    . . . . . . X . . . . .
+    . . . . . . . . . . . .
+    . . . . . . . . . . . .
+    . . . . . . . . . . . .
+    . . . . . . . . . . . .
+";
+
+#[test]
+fn answers_an_open_three() {
+    let (p, _) = best(OPEN_THREE, Color::Black, Rule::Freestyle, 4);
+    let stops = [
+        Pos::new(3, 4),
+        Pos::new(7, 4),
+        Pos::new(2, 4),
+        Pos::new(8, 4),
+    ];
+    assert!(stops.contains(&p), "played {p}");
+}
+
+const CARO_BLOCKED: &str = "
+    . . . . . . . . . . .
+    O X X X X . O . . . .
+    . . . . . . . . . . .
+    . . . O O O O . . . .
+    . . . . . . . . . . .
+    . . . . . . . . . . .
+    . X . . . . . . . . .
+";
+
+#[test]
+fn caro_does_not_count_a_five_blocked_at_both_ends() {
+    // Black's only five is blocked at both ends: under caro it must block white's four instead.
+    let (p, _) = best(CARO_BLOCKED, Color::Black, Rule::Caro, 3);
+    assert!(p == Pos::new(2, 3) || p == Pos::new(7, 3), "played {p}");
+    let (p, _) = best(CARO_BLOCKED, Color::Black, Rule::Freestyle, 3);
+    assert_eq!(p, Pos::new(5, 1));
+}
+
+/// quintet-02 from the shared renju data: h8 is a double three for black.
+fn renju_diamond() -> Board {
+    let mut b = Board::new(wuzi::geometry::Dims::square(15));
+    for (x, y) in [(6, 7), (7, 8), (7, 6), (8, 7)] {
+        b.play_as(Pos::new(x, y), Color::Black);
+    }
+    for (x, y) in [(0, 0), (14, 0), (0, 14), (14, 14)] {
+        b.play_as(Pos::new(x, y), Color::White);
+    }
+    b.set_to_move(Color::Black);
+    b
+}
+
+#[test]
+fn black_never_plays_a_renju_foul() {
+    let mut board = renju_diamond();
+    assert!(renju::foul(board.grid_mut(), Pos::new(7, 7)).is_some());
+    for depth in 1..=4 {
+        let out = search(
+            renju_diamond(),
+            Rule::Renju,
+            Limits {
+                max_depth: Some(depth),
+                ..Limits::default()
+            },
+            &NoClock,
+        );
+        let p = out.best.unwrap();
+        let mut b = renju_diamond();
+        assert!(
+            renju::foul(b.grid_mut(), p).is_none(),
+            "depth {depth}: foul at {p}"
+        );
+    }
+}
+
+#[test]
+fn white_plays_onto_blacks_forbidden_point() {
+    let mut board = renju_diamond();
+    // White four on the diagonal ending on h8 (7,7), the other end taken by black.
+    for (x, y) in [(3, 3), (4, 4), (5, 5), (6, 6)] {
+        board.play_as(Pos::new(x, y), Color::White);
+    }
+    board.play_as(Pos::new(2, 2), Color::Black);
+    board.play_as(Pos::new(12, 1), Color::Black);
+    board.set_to_move(Color::White);
+    let out = search(board, Rule::Renju, Limits::default(), &NoClock);
+    assert_eq!(out.best, Some(Pos::new(7, 7)));
+}
+
+#[test]
+fn node_limited_search_is_deterministic() {
+    let pos = &wuzi::bench::POSITIONS[3];
+    let limits = Limits {
+        max_nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let a = search(pos.board(), pos.rule, limits.clone(), &NoClock);
+    let b = search(pos.board(), pos.rule, limits, &NoClock);
+    assert_eq!(a, b);
+    assert_eq!(a.nodes, 20_000);
+}
+
+/// A clock that advances one millisecond each time it is read.
+struct TickClock(Cell<u64>);
+
+impl Clock for TickClock {
+    fn elapsed_ms(&self) -> u64 {
+        let t = self.0.get() + 1;
+        self.0.set(t);
+        t
+    }
+}
+
+#[test]
+fn hard_limit_stops_the_search_and_soft_limit_stops_iterating() {
+    let pos = &wuzi::bench::POSITIONS[2];
+    let clock = TickClock(Cell::new(0));
+    let limits = Limits {
+        soft_ms: Some(1000),
+        hard_ms: Some(20),
+        ..Limits::default()
+    };
+    let out = search(pos.board(), pos.rule, limits, &clock);
+    assert!(out.best.is_some());
+    // The clock is read once per poll interval (and once per iteration): about 20 reads.
+    let polls = Params::default().poll_interval;
+    assert!(out.nodes <= 30 * polls, "searched {} nodes", out.nodes);
+    assert!(clock.0.get() <= 40, "clock read {} times", clock.0.get());
+
+    let clock = TickClock(Cell::new(0));
+    let limits = Limits {
+        soft_ms: Some(1),
+        hard_ms: Some(1_000_000),
+        ..Limits::default()
+    };
+    let out = search(pos.board(), pos.rule, limits, &clock);
+    assert_eq!(out.depth, 1, "soft limit passed after the first iteration");
+}
