@@ -1,0 +1,197 @@
+//! The event loop: a reader thread turns input lines into events, searches run on their own
+//! thread, and this loop is the only writer of output. INFO, STOP/YXSTOP and END are served
+//! while a search runs; other commands wait for its move.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::Instant;
+
+use super::command::{self, Command};
+use super::response;
+use super::session::{Action, Job, Session, MAX_LINE};
+use crate::search::{Observer, Outcome, Report};
+
+enum Event {
+    Line(Vec<u8>, Instant),
+    Eof,
+    Message(String),
+    Done(Box<Job>, Option<Outcome>),
+}
+
+/// Sends each finished iteration to the loop as a MESSAGE line.
+struct ChannelObserver(Sender<Event>);
+
+impl Observer for ChannelObserver {
+    fn iteration(&mut self, report: &Report) {
+        let _ = self.0.send(Event::Message(response::iteration(report)));
+    }
+}
+
+/// Reads one line (without its LF and trailing CR). Lines longer than `cap` are cut to nothing
+/// but still returned, so the session answers them with an error. `None` at end of input.
+fn read_line(r: &mut impl BufRead, cap: usize) -> io::Result<Option<Vec<u8>>> {
+    let mut line = Vec::new();
+    let mut overflow = false;
+    let mut seen = false;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        seen = true;
+        let (part, used, end) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1, true),
+            None => (chunk, chunk.len(), false),
+        };
+        if line.len() + part.len() <= cap {
+            line.extend_from_slice(part);
+        } else {
+            overflow = true;
+        }
+        r.consume(used);
+        if end {
+            break;
+        }
+    }
+    if !seen {
+        return Ok(None);
+    }
+    if overflow {
+        // Longer than any command: the session rejects it by its length.
+        return Ok(Some(vec![b' '; cap + 1]));
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Ok(Some(line))
+}
+
+struct Thinking {
+    handle: JoinHandle<()>,
+    stop: Arc<AtomicBool>,
+}
+
+/// Serves the protocol from `input` to `out` until END or end of input.
+pub fn serve<R: Read + Send + 'static, W: Write>(input: R, out: &mut W) -> io::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    let reader_tx = tx.clone();
+    thread::Builder::new()
+        .name("reader".into())
+        .spawn(move || {
+            let mut r = BufReader::new(input);
+            while let Ok(Some(line)) = read_line(&mut r, MAX_LINE) {
+                if reader_tx.send(Event::Line(line, Instant::now())).is_err() {
+                    return;
+                }
+            }
+            let _ = reader_tx.send(Event::Eof);
+        })?;
+
+    let mut session = Session::new();
+    let mut thinking: Option<Thinking> = None;
+    let mut queue: VecDeque<(Vec<u8>, Instant)> = VecDeque::new();
+    let mut eof = false;
+    loop {
+        while thinking.is_none() {
+            let Some((line, at)) = queue.pop_front() else {
+                break;
+            };
+            match session.handle_bytes(&line, at) {
+                Action::Reply(lines) => write_lines(out, &lines)?,
+                Action::Quit => return Ok(()),
+                Action::Think(job) => thinking = Some(start_search(job, tx.clone())),
+            }
+        }
+        if thinking.is_none() && eof {
+            return Ok(());
+        }
+        let Ok(event) = rx.recv() else {
+            return Ok(());
+        };
+        match event {
+            Event::Line(line, at) => {
+                let Some(t) = &thinking else {
+                    queue.push_back((line, at));
+                    continue;
+                };
+                let cmd = std::str::from_utf8(&line).ok().map(command::parse);
+                match cmd {
+                    Some(Ok(Command::End)) => {
+                        t.stop.store(true, Ordering::Relaxed);
+                        if let Some(t) = thinking.take() {
+                            let _ = t.handle.join();
+                        }
+                        return Ok(());
+                    }
+                    Some(Ok(Command::Stop)) => t.stop.store(true, Ordering::Relaxed),
+                    Some(Ok(Command::Info { .. })) if queue.is_empty() => {
+                        // INFO never answers; it may change the next move's settings now.
+                        session.handle_bytes(&line, at);
+                    }
+                    _ => queue.push_back((line, at)),
+                }
+            }
+            Event::Eof => eof = true,
+            Event::Message(line) => write_lines(out, &[line])?,
+            Event::Done(job, outcome) => {
+                if let Some(t) = thinking.take() {
+                    let _ = t.handle.join();
+                }
+                let lines = session.finish(job, outcome);
+                write_lines(out, &lines)?;
+            }
+        }
+    }
+}
+
+fn write_lines<W: Write>(out: &mut W, lines: &[String]) -> io::Result<()> {
+    for l in lines {
+        writeln!(out, "{l}")?;
+    }
+    out.flush()
+}
+
+fn start_search(job: Box<Job>, tx: Sender<Event>) -> Thinking {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let slot = Arc::new(Mutex::new(Some(job)));
+    let taken = Arc::clone(&slot);
+    let search_tx = tx.clone();
+    let body = move || {
+        let Some(mut job) = taken.lock().ok().and_then(|mut s| s.take()) else {
+            return;
+        };
+        let mut observer = ChannelObserver(search_tx.clone());
+        let outcome = catch_unwind(AssertUnwindSafe(|| job.run(&flag, &mut observer)));
+        if let Err(e) = &outcome {
+            log::error!("search panicked: {e:?}");
+        }
+        let _ = search_tx.send(Event::Done(job, outcome.ok()));
+    };
+    let spawned = thread::Builder::new()
+        .name("search".into())
+        .stack_size(64 << 20)
+        .spawn(body);
+    let handle = match spawned {
+        Ok(handle) => handle,
+        Err(e) => {
+            // No thread to be had: hand the job back unsearched; the session plays a quick
+            // legal move instead.
+            log::error!("cannot start the search thread: {e}");
+            if let Some(job) = slot.lock().ok().and_then(|mut s| s.take()) {
+                let _ = tx.send(Event::Done(job, None));
+            }
+            thread::spawn(|| {})
+        }
+    };
+    Thinking { handle, stop }
+}

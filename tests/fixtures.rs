@@ -1,0 +1,118 @@
+//! Protocol transcripts: each `protocol-fixtures/NAME.in` is fed to the bot and what it prints
+//! must equal `NAME.out`, with the `nps` and `time` values of MESSAGE lines masked as `*`.
+//!
+//! By default the transcript runs in-process through the same `Session` the binary uses. With
+//! `WUZI_ENGINE="cmd args"` it runs against that engine process instead (for example the
+//! Windows build under Wine): the input is written whole and the output read until the engine
+//! exits at the end of its input. `WUZI_BLESS=1` writes the `.out` files (review them!).
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use wuzi::protocol::session::Session;
+
+fn mask(line: &str) -> String {
+    if !line.starts_with("MESSAGE depth") {
+        return line.to_string();
+    }
+    let mut out = Vec::new();
+    let mut hide = false;
+    for tok in line.split(' ') {
+        out.push(if hide { "*" } else { tok });
+        hide = tok == "nps" || tok == "time";
+    }
+    out.join(" ")
+}
+
+fn run_external(cmd: &str, input: &[u8]) -> Vec<String> {
+    let mut parts = cmd.split_whitespace();
+    let program = parts.next().expect("WUZI_ENGINE names a program");
+    let mut child = Command::new(program)
+        .args(parts)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {cmd}: {e}"));
+    // A final END would stop a search still running; end of input lets it finish instead.
+    let trimmed = input.trim_ascii_end();
+    let body = trimmed.strip_suffix(b"END").unwrap_or(trimmed);
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(body).unwrap();
+    stdin.write_all(b"\n").unwrap();
+    drop(stdin);
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        stdout.read_to_string(&mut s).map(|_| s)
+    });
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{cmd} did not exit at the end of its input");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let text = reader.join().unwrap().expect("utf-8 output");
+    text.lines()
+        .map(|l| l.trim_end_matches('\r').to_string())
+        .collect()
+}
+
+fn fixtures() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir("protocol-fixtures")
+        .expect("protocol-fixtures/")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "in"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn check(path: &Path, engine: Option<&str>) -> Result<(), String> {
+    let input = std::fs::read(path).unwrap();
+    let actual: Vec<String> = match engine {
+        Some(cmd) => run_external(cmd, &input),
+        None => Session::new().run_script(&input),
+    }
+    .iter()
+    .map(|l| mask(l))
+    .collect();
+    let out_path = path.with_extension("out");
+    if std::env::var_os("WUZI_BLESS").is_some() {
+        let mut text = actual.join("\n");
+        text.push('\n');
+        std::fs::write(&out_path, text).unwrap();
+    }
+    let expected = std::fs::read_to_string(&out_path).map_err(|e| format!("{out_path:?}: {e}"))?;
+    let expected: Vec<&str> = expected.lines().collect();
+    if actual != expected {
+        return Err(format!(
+            "{}:\n--- expected\n{}\n--- actual\n{}",
+            path.display(),
+            expected.join("\n"),
+            actual.join("\n")
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn every_fixture_matches_its_transcript() {
+    let engine = std::env::var("WUZI_ENGINE").ok();
+    let all = fixtures();
+    assert!(all.len() >= 10, "only {} fixtures found", all.len());
+    let failures: Vec<String> = all
+        .iter()
+        .filter_map(|p| check(p, engine.as_deref()).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} fixtures differ:\n{}",
+        failures.len(),
+        all.len(),
+        failures.join("\n\n")
+    );
+}
