@@ -1,0 +1,253 @@
+//! One game between two engines, refereed by the library's own rules: START and INFO, BOARD
+//! for an engine's first move and TURN after it, clocks from command write to move line.
+
+use std::time::{Duration, Instant};
+
+use super::engine::{Engine, Failure};
+use crate::board::{Board, Color};
+use crate::geometry::{Dims, Pos};
+use crate::rules::{Rule, Verdict};
+
+/// How games are played. Times in ms; `match_ms` 0 means no match clock.
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    pub dims: Dims,
+    pub rule: Rule,
+    pub turn_ms: u64,
+    pub match_ms: u64,
+    /// Lateness forgiven on every move (the managers' tolerance).
+    pub tolerance_ms: u64,
+    pub max_memory: u64,
+    /// Draw once this many stones are on the board (renju: 200).
+    pub draw_after: Option<usize>,
+}
+
+impl GameConfig {
+    pub fn new(dims: Dims, rule: Rule, turn_ms: u64) -> GameConfig {
+        GameConfig {
+            dims,
+            rule,
+            turn_ms,
+            match_ms: 0,
+            tolerance_ms: 1000,
+            max_memory: 350 << 20,
+            draw_after: (rule == Rule::Renju).then_some(200),
+        }
+    }
+}
+
+/// Which rule of conduct an engine broke; counted per engine because tournaments disqualify.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    Timeout,
+    Crash,
+    /// An off-board or occupied move, or a line that is no move at all.
+    Illegal,
+}
+
+/// A finished game. `moves` follow the opening; the side to move after the opening is black
+/// when the opening has an even number of stones.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub opening: Vec<Pos>,
+    pub moves: Vec<Pos>,
+    pub winner: Option<Color>,
+    pub reason: String,
+    /// The side whose engine broke the protocol or the clock, if one did.
+    pub fault: Option<(Color, Fault)>,
+}
+
+/// Parses a move line strictly: `x,y`, two integers, nothing else.
+pub fn parse_move(line: &str) -> Option<(i64, i64)> {
+    let (x, y) = line.split_once(',')?;
+    Some((x.parse().ok()?, y.parse().ok()?))
+}
+
+struct Game<'a> {
+    cfg: &'a GameConfig,
+    board: Board,
+    opening: Vec<Pos>,
+    moves: Vec<Pos>,
+}
+
+impl Game<'_> {
+    fn end(
+        self,
+        winner: Option<Color>,
+        reason: String,
+        fault: Option<(Color, Fault)>,
+    ) -> GameRecord {
+        GameRecord {
+            opening: self.opening,
+            moves: self.moves,
+            winner,
+            reason,
+            fault,
+        }
+    }
+
+    fn lose(self, side: Color, fault: Fault, reason: String) -> GameRecord {
+        self.end(Some(side.opp()), reason, Some((side, fault)))
+    }
+}
+
+fn fault_of(f: &Failure) -> Fault {
+    match f {
+        Failure::Timeout => Fault::Timeout,
+        Failure::Crash => Fault::Crash,
+        Failure::Malformed(_) => Fault::Illegal,
+    }
+}
+
+/// Sends START and the INFO settings; `Err` if the engine does not answer `OK` in time.
+fn start(engine: &mut Engine, cfg: &GameConfig, extra: &[(String, String)]) -> Result<(), Failure> {
+    engine.drain();
+    let d = cfg.dims;
+    if d.width == d.height {
+        engine.send(&format!("START {}", d.width))?;
+    } else {
+        engine.send(&format!("RECTSTART {},{}", d.width, d.height))?;
+    }
+    let deadline = Instant::now() + Duration::from_millis(cfg.tolerance_ms.max(3000));
+    let answer = engine.answer(deadline, &mut Vec::new())?;
+    if !answer.eq_ignore_ascii_case("OK") {
+        return Err(Failure::Malformed(answer));
+    }
+    let mut infos = vec![
+        ("rule".to_string(), cfg.rule.info_value().to_string()),
+        ("timeout_turn".into(), cfg.turn_ms.to_string()),
+        ("timeout_match".into(), cfg.match_ms.to_string()),
+        ("max_memory".into(), cfg.max_memory.to_string()),
+        ("game_type".into(), "1".into()),
+    ];
+    infos.extend_from_slice(extra);
+    for (k, v) in infos {
+        engine.send(&format!("INFO {k} {v}"))?;
+    }
+    Ok(())
+}
+
+/// Plays one game: `engines[0]` is black, `engines[1]` white; `extra[i]` are INFO settings for
+/// engine `i`. The opening stones alternate black, white, … .
+pub fn play(
+    engines: [&mut Engine; 2],
+    opening: &[Pos],
+    cfg: &GameConfig,
+    extra: [&[(String, String)]; 2],
+) -> GameRecord {
+    let mut board = Board::new(cfg.dims);
+    for &p in opening {
+        if board.is_empty_at(p) {
+            board.play(p);
+        }
+    }
+    let mut game = Game {
+        cfg,
+        board,
+        opening: opening.to_vec(),
+        moves: Vec::new(),
+    };
+    let [black, white] = engines;
+    let mut engines = [black, white];
+    for (i, e) in engines.iter_mut().enumerate() {
+        let side = if i == 0 { Color::Black } else { Color::White };
+        if let Err(f) = start(e, cfg, extra[i]) {
+            let why = format!("{} failed at START: {}", e.name, f.describe());
+            return game.lose(side, fault_of(&f), why);
+        }
+    }
+    let mut first = [true, true];
+    let mut used_ms = [0u64; 2];
+    loop {
+        let side = game.board.to_move();
+        let stones = game.board.stone_count();
+        if game.board.grid().is_full() {
+            return game.end(None, "full board".into(), None);
+        }
+        if game.cfg.draw_after.is_some_and(|n| stones >= n) {
+            return game.end(None, format!("draw after {stones} stones"), None);
+        }
+        let e = &mut engines[side.index()];
+        let left = if cfg.match_ms > 0 {
+            cfg.match_ms as i64 - used_ms[side.index()] as i64
+        } else {
+            i32::MAX as i64
+        };
+        let sent = send_position(e, &game.board, left, &mut first[side.index()]);
+        let started = Instant::now();
+        let mut allowed = cfg.turn_ms;
+        if cfg.match_ms > 0 {
+            allowed = allowed.min(left.max(0) as u64);
+        }
+        let deadline = started + Duration::from_millis(allowed + cfg.tolerance_ms);
+        let answer = sent.and_then(|_| e.answer(deadline, &mut Vec::new()));
+        let elapsed = started.elapsed().as_millis() as u64;
+        used_ms[side.index()] += elapsed;
+        let line = match answer {
+            Ok(l) => l,
+            Err(f) => {
+                let why = format!("{} {}", e.name, f.describe());
+                return game.lose(side, fault_of(&f), why);
+            }
+        };
+        let Some((x, y)) = parse_move(&line) else {
+            let why = format!("{} answered '{line}', not a move", e.name);
+            return game.lose(side, Fault::Illegal, why);
+        };
+        let p = match cfg.dims.checked_pos(x, y) {
+            Ok(p) if game.board.is_empty_at(p) => p,
+            Ok(p) => {
+                let why = format!("{} played the occupied cell {p}", e.name);
+                return game.lose(side, Fault::Illegal, why);
+            }
+            Err(why) => {
+                let why = format!("{} played off the board: {why}", e.name);
+                return game.lose(side, Fault::Illegal, why);
+            }
+        };
+        if cfg.match_ms > 0 && used_ms[side.index()] > cfg.match_ms + cfg.tolerance_ms {
+            let why = format!("{} ran out of match time", e.name);
+            return game.lose(side, Fault::Timeout, why);
+        }
+        let verdict = cfg.rule.judge(game.board.grid_mut(), p, side);
+        game.moves.push(p);
+        match verdict {
+            Verdict::Foul(f) => {
+                return game.end(
+                    Some(side.opp()),
+                    format!("foul ({}) at {p}", f.name()),
+                    None,
+                );
+            }
+            Verdict::Win => {
+                game.board.play(p);
+                return game.end(Some(side), format!("five at {p}"), None);
+            }
+            Verdict::Continue => game.board.play(p),
+        }
+    }
+}
+
+/// INFO time_left, then BEGIN, BOARD (the engine's first move of the game) or TURN.
+fn send_position(
+    e: &mut Engine,
+    board: &Board,
+    left: i64,
+    first: &mut bool,
+) -> Result<(), Failure> {
+    e.send(&format!("INFO time_left {left}"))?;
+    if !*first {
+        let last = board.last_move().expect("a move was played since");
+        return e.send(&format!("TURN {last}"));
+    }
+    *first = false;
+    if board.stone_count() == 0 {
+        return e.send("BEGIN");
+    }
+    let me = board.to_move();
+    e.send("BOARD")?;
+    for &(p, c) in board.history() {
+        e.send(&format!("{p},{}", if c == me { 1 } else { 2 }))?;
+    }
+    e.send("DONE")
+}

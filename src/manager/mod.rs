@@ -1,0 +1,6 @@
+//! The manager side of the protocol, used by `wuzi-arena` and the tests: engine processes
+//! (`engine`) and refereed games between them (`game`). Unlike the engine modules, this does
+//! process I/O.
+
+pub mod engine;
+pub mod game;

@@ -1,0 +1,194 @@
+//! The real `pbrain-wuzi` binary as a manager drives it: piped commands with CRLF endings, END
+//! and STOP while it thinks, end of input, and nothing at all on stderr.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+const BOT: &str = env!("CARGO_BIN_EXE_pbrain-wuzi");
+
+struct Bot {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Bot {
+    fn start() -> Bot {
+        let mut child = Command::new(BOT)
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start pbrain-wuzi");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let stdin = child.stdin.take().unwrap();
+        Bot {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        self.stdin
+            .write_all(text.replace('\n', "\r\n").as_bytes())
+            .unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The next line that is not a MESSAGE, within a generous deadline.
+    fn answer(&mut self) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self.lines.recv_timeout(left).expect("an answer in time");
+            if !line.starts_with("MESSAGE ") {
+                return line;
+            }
+        }
+    }
+
+    fn exits_within(&mut self, wait: Duration) -> bool {
+        let until = Instant::now() + wait;
+        while Instant::now() < until {
+            if self.child.try_wait().unwrap().is_some() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        false
+    }
+
+    fn stderr(mut self) -> String {
+        let _ = self.child.kill();
+        let mut s = String::new();
+        self.child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut s)
+            .unwrap();
+        s
+    }
+}
+
+fn is_move(line: &str, size: i64) -> bool {
+    let Some((x, y)) = line.split_once(',') else {
+        return false;
+    };
+    let ok = |s: &str| s.parse::<i64>().is_ok_and(|v| (0..size).contains(&v));
+    ok(x) && ok(y)
+}
+
+#[test]
+fn whole_game_over_crlf_then_end_while_thinking() {
+    let mut bot = Bot::start();
+    bot.send("ABOUT\n");
+    assert!(bot.answer().starts_with("name=\"Wuzi\""));
+    bot.send("START 15\nINFO timeout_turn 300\nINFO timeout_match 0\nINFO rule 0\n");
+    assert_eq!(bot.answer(), "OK");
+    bot.send("BEGIN\n");
+    let mut taken = vec![bot.answer()];
+    // Answer every move of the bot with the first free cell of row 0, 2, 4, … .
+    let mut mine = Vec::new();
+    for k in 0..6 {
+        let last = taken.last().unwrap().clone();
+        assert!(is_move(&last, 15), "not a move: {last}");
+        let cell = (0..15)
+            .map(|x| format!("{x},{}", 2 * (k % 7)))
+            .find(|c| !taken.contains(c) && !mine.contains(c))
+            .unwrap();
+        mine.push(cell.clone());
+        bot.send(&format!("INFO time_left 100000\nTURN {cell}\n"));
+        let reply = bot.answer();
+        assert!(
+            !taken.contains(&reply) && !mine.contains(&reply),
+            "replayed {reply}"
+        );
+        taken.push(reply);
+    }
+    // A long think, interrupted by END: no move is printed and the process exits at once.
+    bot.send("INFO timeout_turn 60000\nBOARD\n7,7,2\n8,8,1\n9,7,2\nDONE\n");
+    std::thread::sleep(Duration::from_millis(200));
+    let sent = Instant::now();
+    bot.send("END\n");
+    assert!(
+        bot.exits_within(Duration::from_secs(2)),
+        "did not exit after END"
+    );
+    let took = sent.elapsed();
+    assert!(took < Duration::from_secs(1), "END took {took:?}");
+    let late: Vec<String> = bot
+        .lines
+        .try_iter()
+        .filter(|l| !l.starts_with("MESSAGE "))
+        .collect();
+    assert!(late.is_empty(), "printed after END: {late:?}");
+    assert_eq!(bot.stderr(), "", "stderr must stay silent");
+}
+
+#[test]
+fn stop_while_thinking_answers_with_a_move_and_keeps_serving() {
+    let mut bot = Bot::start();
+    bot.send("START 20\nINFO timeout_turn 60000\nBOARD\n10,10,1\n11,11,2\nDONE\n");
+    assert_eq!(bot.answer(), "OK");
+    std::thread::sleep(Duration::from_millis(300));
+    bot.send("YXSTOP\n");
+    let mv = bot.answer();
+    assert!(is_move(&mv, 20), "not a move: {mv}");
+    // Commands sent while it thought are answered afterwards, in order.
+    bot.send("INFO timeout_turn 60000\nTURN 0,0\n");
+    std::thread::sleep(Duration::from_millis(100));
+    bot.send("ABOUT\nSTOP\n");
+    let second = bot.answer();
+    assert!(is_move(&second, 20), "not a move: {second}");
+    assert!(bot.answer().starts_with("name="));
+    bot.send("END\n");
+    assert!(bot.exits_within(Duration::from_secs(2)));
+}
+
+#[test]
+fn end_of_input_finishes_the_pending_move_then_exits() {
+    let mut bot = Bot::start();
+    bot.send("START 15\nINFO timeout_turn 500\nBEGIN\nTURN 8,8\n");
+    drop(bot.stdin);
+    let mut lines = Vec::new();
+    while let Ok(l) = bot.lines.recv_timeout(Duration::from_secs(10)) {
+        if !l.starts_with("MESSAGE ") {
+            lines.push(l);
+        }
+    }
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[0], "OK");
+    assert_eq!(lines[1], "7,7");
+    assert!(is_move(&lines[2], 15));
+    let until = Instant::now() + Duration::from_secs(5);
+    while bot.child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < until, "still running after end of input");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn timeout_turn_zero_answers_at_once() {
+    let mut bot = Bot::start();
+    bot.send("START 20\nINFO timeout_turn 0\nBOARD\n10,10,1\n11,11,2\n9,12,1\n12,12,2\nDONE\n");
+    assert_eq!(bot.answer(), "OK");
+    let t = Instant::now();
+    let mv = bot.answer();
+    assert!(is_move(&mv, 20));
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        t.elapsed()
+    );
+}
