@@ -41,6 +41,11 @@ const fn zobrist_table() -> [[u64; MAX_CELLS]; 3] {
 
 /// Zobrist keys for a black stone, a white stone and a blocked cell on every cell index.
 static ZOBRIST: [[u64; MAX_CELLS]; 3] = zobrist_table();
+/// The key of a black (0), white (1) or blocked (2) cell at index `i`.
+fn zobrist(kind: usize, i: usize) -> u64 {
+    ZOBRIST[kind][i]
+}
+
 /// Xored into the key while white is to move.
 const WHITE_TO_MOVE: u64 = 0x5851_F42D_4C95_7F2D;
 
@@ -175,7 +180,7 @@ impl Board {
         self.wincount
             .update(&self.windows, i, c == Color::Black, c == Color::White, 1);
         self.adjust_near(p, 1);
-        self.key ^= ZOBRIST[c.index()][i];
+        self.key ^= zobrist(c.index(), i);
         self.history.push((p, c));
         self.set_to_move(c.opp());
         #[cfg(debug_assertions)]
@@ -190,7 +195,7 @@ impl Board {
         self.wincount
             .update(&self.windows, i, c == Color::Black, c == Color::White, -1);
         self.adjust_near(p, -1);
-        self.key ^= ZOBRIST[c.index()][i];
+        self.key ^= zobrist(c.index(), i);
         self.set_to_move(c);
         #[cfg(debug_assertions)]
         self.debug_verify();
@@ -202,7 +207,7 @@ impl Board {
         let i = self.dims.index(p);
         self.grid.set(p, Cell::Blocked);
         self.wincount.update(&self.windows, i, true, true, 1);
-        self.key ^= ZOBRIST[2][i];
+        self.key ^= zobrist(2, i);
     }
 
     /// Plays `p`, runs `f` on the new position, and always takes the move back.
@@ -239,7 +244,7 @@ impl Board {
                 Cell::Blocked => 2,
                 _ => continue,
             };
-            key ^= ZOBRIST[kind][i];
+            key ^= zobrist(kind, i);
             if kind < 2 {
                 let (px, py) = (p.x as isize, p.y as isize);
                 for y in py - NEAR_RADIUS..=py + NEAR_RADIUS {
