@@ -1,1 +1,433 @@
-fn main() {}
+//! `wuzi-arena`: plays matches between any pbrain engines: openings played twice with colours
+//! swapped, N games at once, Elo with a 95% interval, SPRT, and game records.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread;
+
+use anyhow::{anyhow, bail, Context, Result};
+use wuzi::board::Color;
+use wuzi::geometry::{Dims, Pos};
+use wuzi::manager::engine::Engine;
+use wuzi::manager::game::{self, Fault, GameConfig, GameRecord};
+use wuzi::manager::stats::{Sprt, Tally, Verdict};
+use wuzi::manager::{openings, record};
+use wuzi::rules::Rule;
+
+const USAGE: &str = "usage: wuzi-arena --engine NAME=CMD --engine NAME=CMD [options]
+  --engine NAME=CMD       an engine (two or more); quote CMD if it has spaces
+  --info NAME:KEY=VALUE   send INFO KEY VALUE to that engine every game (NAME 'all': every engine)
+  --rule R                freestyle, standard, renju, caro, caro-exact or an INFO rule number
+  --size N | WxH          board size (default 15)
+  --turn MS               time per move (default 1000)
+  --match MS              time per game and engine, 0 = none (default 0)
+  --tolerance MS          lateness forgiven per move (default 1000)
+  --max-memory BYTES      INFO max_memory (default 367001600)
+  --openings FILE         offset (8,-3, 6,-4), pos (b7d6e6f7) or test-data (moves=h8,i8) lines
+  --order sequential|random, --seed N   opening order (default sequential, seed 1)
+  --games N               games per pairing (default: each opening twice, colours swapped)
+  -c, --concurrency N     games at once (default 1)
+  --gauntlet              the first engine plays each other one (default: round robin)
+  --sprt elo0=0,elo1=5[,alpha=0.05,beta=0.05]  stop when the test decides (two engines)
+  --draw-after N          draw at N stones (renju default 200)
+  --records FILE          one line per game;  --sgf FILE  all games as SGF;  --psq DIR  .psq files";
+
+struct Options {
+    engines: Vec<(String, String)>,
+    infos: HashMap<String, Vec<(String, String)>>,
+    cfg: GameConfig,
+    openings: Vec<Vec<Pos>>,
+    random: bool,
+    seed: u64,
+    games: Option<usize>,
+    concurrency: usize,
+    gauntlet: bool,
+    sprt: Option<Sprt>,
+    records: Option<String>,
+    sgf: Option<String>,
+    psq: Option<String>,
+}
+
+fn parse_args(args: &[String]) -> Result<Options> {
+    let mut o = Options {
+        engines: Vec::new(),
+        infos: HashMap::new(),
+        cfg: GameConfig::new(Dims::square(15), Rule::Freestyle, 1000),
+        openings: Vec::new(),
+        random: false,
+        seed: 1,
+        games: None,
+        concurrency: 1,
+        gauntlet: false,
+        sprt: None,
+        records: None,
+        sgf: None,
+        psq: None,
+    };
+    let mut openings_file = None;
+    let mut draw_after = None;
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or_else(|| anyhow!("{flag} needs a value"));
+        let num = |v: &String| {
+            v.parse::<u64>()
+                .with_context(|| format!("{flag}: '{v}' is not a number"))
+        };
+        match flag.as_str() {
+            "--engine" => {
+                let v = value()?;
+                let (name, cmd) = v
+                    .split_once('=')
+                    .ok_or_else(|| anyhow!("--engine takes NAME=CMD"))?;
+                o.engines.push((name.to_string(), cmd.to_string()));
+            }
+            "--info" => {
+                let v = value()?;
+                let (name, kv) = v
+                    .split_once(':')
+                    .ok_or_else(|| anyhow!("--info takes NAME:KEY=VALUE"))?;
+                let (k, val) = kv
+                    .split_once('=')
+                    .ok_or_else(|| anyhow!("--info takes NAME:KEY=VALUE"))?;
+                o.infos
+                    .entry(name.to_string())
+                    .or_default()
+                    .push((k.to_string(), val.to_string()));
+            }
+            "--rule" => {
+                let v = value()?;
+                o.cfg.rule = Rule::parse(v).ok_or_else(|| anyhow!("unknown rule '{v}'"))?;
+            }
+            "--size" => {
+                let v = value()?;
+                let (w, h) = v.split_once(['x', ',']).unwrap_or((v, v));
+                let (w, h) = (w.parse().unwrap_or(0), h.parse().unwrap_or(0));
+                o.cfg.dims = Dims::new(w, h).map_err(|e| anyhow!(e))?;
+            }
+            "--turn" => o.cfg.turn_ms = num(value()?)?,
+            "--match" => o.cfg.match_ms = num(value()?)?,
+            "--tolerance" => o.cfg.tolerance_ms = num(value()?)?,
+            "--max-memory" => o.cfg.max_memory = num(value()?)?,
+            "--openings" => openings_file = Some(value()?.clone()),
+            "--order" => {
+                o.random = match value()?.as_str() {
+                    "random" => true,
+                    "sequential" => false,
+                    other => bail!("--order is sequential or random, not '{other}'"),
+                }
+            }
+            "--seed" => o.seed = num(value()?)?,
+            "--games" => o.games = Some(num(value()?)? as usize),
+            "-c" | "--concurrency" => o.concurrency = num(value()?)?.clamp(1, 64) as usize,
+            "--gauntlet" => o.gauntlet = true,
+            "--sprt" => o.sprt = Some(Sprt::parse(value()?).map_err(|e| anyhow!(e))?),
+            "--draw-after" => draw_after = Some(num(value()?)? as usize),
+            "--records" => o.records = Some(value()?.clone()),
+            "--sgf" => o.sgf = Some(value()?.clone()),
+            "--psq" => o.psq = Some(value()?.clone()),
+            "-h" | "--help" => bail!("{USAGE}"),
+            other => bail!("unknown option '{other}'\n{USAGE}"),
+        }
+    }
+    if o.engines.len() < 2 {
+        bail!("give at least two engines\n{USAGE}");
+    }
+    if o.sprt.is_some() && o.engines.len() != 2 {
+        bail!("--sprt needs exactly two engines");
+    }
+    o.cfg.draw_after = draw_after.or((o.cfg.rule == Rule::Renju).then_some(200));
+    o.openings = match openings_file {
+        Some(f) => {
+            let text = std::fs::read_to_string(&f).with_context(|| format!("reading {f}"))?;
+            let v = openings::parse_all(&text, o.cfg.dims);
+            if v.is_empty() {
+                bail!(
+                    "{f}: no opening fits a {}x{} board",
+                    o.cfg.dims.width,
+                    o.cfg.dims.height
+                );
+            }
+            v
+        }
+        None => vec![Vec::new()],
+    };
+    Ok(o)
+}
+
+/// One scheduled game: engine indices for black and white, the opening, and its number.
+#[derive(Clone)]
+struct Spec {
+    number: usize,
+    pair: (usize, usize),
+    black: usize,
+    white: usize,
+    opening: usize,
+}
+
+fn schedule(o: &Options) -> Vec<Spec> {
+    let n = o.engines.len();
+    let pairs: Vec<(usize, usize)> = if o.gauntlet {
+        (1..n).map(|j| (0, j)).collect()
+    } else {
+        (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect()
+    };
+    let mut order: Vec<usize> = (0..o.openings.len()).collect();
+    if o.random {
+        let mut state = o.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        for i in (1..order.len()).rev() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            order.swap(i, (state % (i as u64 + 1)) as usize);
+        }
+    }
+    let per_pair = o.games.unwrap_or(2 * o.openings.len());
+    let mut specs = Vec::new();
+    for k in 0..per_pair {
+        for &(a, b) in &pairs {
+            let (black, white) = if k % 2 == 0 { (a, b) } else { (b, a) };
+            specs.push(Spec {
+                number: specs.len() + 1,
+                pair: (a, b),
+                black,
+                white,
+                opening: order[(k / 2) % order.len()],
+            });
+        }
+    }
+    specs
+}
+
+/// A game that could not start because an engine would not start.
+fn no_start(spec_opening: &[Pos], side: Color, why: String) -> GameRecord {
+    GameRecord {
+        opening: spec_opening.to_vec(),
+        moves: Vec::new(),
+        winner: Some(side.opp()),
+        reason: why,
+        fault: Some((side, Fault::Crash)),
+    }
+}
+
+fn worker(
+    o: &Options,
+    queue: &Mutex<VecDeque<Spec>>,
+    stop: &AtomicBool,
+    results: mpsc::Sender<(Spec, GameRecord)>,
+) {
+    let mut engines: HashMap<usize, Engine> = HashMap::new();
+    let no_info = Vec::new();
+    while !stop.load(Ordering::Relaxed) {
+        let Some(spec) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
+            break;
+        };
+        let opening = &o.openings[spec.opening];
+        let mut failed = None;
+        for (idx, side) in [(spec.black, Color::Black), (spec.white, Color::White)] {
+            if let std::collections::hash_map::Entry::Vacant(e) = engines.entry(idx) {
+                let (name, cmd) = &o.engines[idx];
+                match Engine::spawn(name, cmd) {
+                    Ok(engine) => {
+                        e.insert(engine);
+                    }
+                    Err(err) => {
+                        failed = Some(no_start(
+                            opening,
+                            side,
+                            format!("{name} does not start: {err}"),
+                        ))
+                    }
+                }
+            }
+        }
+        let rec = match failed {
+            Some(r) => r,
+            None => {
+                let mut black = engines.remove(&spec.black).expect("spawned");
+                let mut white = engines.remove(&spec.white).expect("spawned");
+                let infos = |i: usize| -> Vec<(String, String)> {
+                    let all = o.infos.get("all").unwrap_or(&no_info);
+                    let own = o.infos.get(&o.engines[i].0).unwrap_or(&no_info);
+                    all.iter().chain(own).cloned().collect()
+                };
+                let (ib, iw) = (infos(spec.black), infos(spec.white));
+                let rec = game::play([&mut black, &mut white], opening, &o.cfg, [&ib, &iw]);
+                // An engine that failed is started afresh for its next game.
+                let faulty = rec.fault.map(|(side, _)| side);
+                if faulty != Some(Color::Black) {
+                    engines.insert(spec.black, black);
+                }
+                if faulty != Some(Color::White) {
+                    engines.insert(spec.white, white);
+                }
+                rec
+            }
+        };
+        if results.send((spec, rec)).is_err() {
+            break;
+        }
+    }
+    for (_, mut e) in engines {
+        e.end();
+    }
+}
+
+#[derive(Default)]
+struct Faults {
+    timeouts: u32,
+    crashes: u32,
+    illegal: u32,
+}
+
+fn append(path: &str, text: &str) -> Result<()> {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    f.write_all(text.as_bytes())?;
+    Ok(())
+}
+
+fn run(o: Options) -> Result<()> {
+    let specs = schedule(&o);
+    let total = specs.len();
+    let o = Arc::new(o);
+    let queue = Arc::new(Mutex::new(VecDeque::from(specs)));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel();
+    let workers: Vec<_> = (0..o.concurrency.min(total.max(1)))
+        .map(|_| {
+            let (o, q, s, tx) = (
+                Arc::clone(&o),
+                Arc::clone(&queue),
+                Arc::clone(&stop),
+                tx.clone(),
+            );
+            thread::spawn(move || worker(&o, &q, &s, tx))
+        })
+        .collect();
+    drop(tx);
+    if let Some(dir) = &o.psq {
+        std::fs::create_dir_all(dir)?;
+    }
+    let names: Vec<&str> = o.engines.iter().map(|(n, _)| n.as_str()).collect();
+    let mut tallies: HashMap<(usize, usize), Tally> = HashMap::new();
+    let mut faults: Vec<Faults> = (0..names.len()).map(|_| Faults::default()).collect();
+    let mut done = 0;
+    let mut sprt_verdict = None;
+    for (spec, rec) in rx {
+        done += 1;
+        let (bn, wn) = (names[spec.black], names[spec.white]);
+        let first_score = match rec.winner {
+            Some(Color::Black) if spec.black == spec.pair.0 => 1.0,
+            Some(Color::White) if spec.white == spec.pair.0 => 1.0,
+            None => 0.5,
+            _ => 0.0,
+        };
+        let t = tallies.entry(spec.pair).or_default();
+        t.add(first_score);
+        if let Some((side, f)) = rec.fault {
+            let who = if side == Color::Black {
+                spec.black
+            } else {
+                spec.white
+            };
+            let e = &mut faults[who];
+            match f {
+                Fault::Timeout => e.timeouts += 1,
+                Fault::Crash => e.crashes += 1,
+                Fault::Illegal => e.illegal += 1,
+            }
+        }
+        let (a, b) = spec.pair;
+        println!(
+            "[{done}/{total}] game {} {bn} (black) vs {wn}: {} {} | {} vs {}: {}-{}-{}",
+            spec.number,
+            record::result_text(&rec),
+            rec.reason,
+            names[a],
+            names[b],
+            t.wins,
+            t.losses,
+            t.draws
+        );
+        if let Some(path) = &o.records {
+            append(path, &(record::line(spec.number, bn, wn, &rec) + "\n"))?;
+        }
+        if let Some(path) = &o.sgf {
+            append(path, &record::sgf(o.cfg.dims, bn, wn, &rec))?;
+        }
+        if let Some(dir) = &o.psq {
+            let path = format!("{dir}/game{:04}.psq", spec.number);
+            std::fs::write(path, record::psq(o.cfg.dims, bn, wn, &rec))?;
+        }
+        if let (Some(sprt), None) = (&o.sprt, sprt_verdict) {
+            let v = sprt.verdict(t.llr(sprt));
+            if v != Verdict::Continue {
+                sprt_verdict = Some(v);
+                stop.store(true, Ordering::Relaxed);
+                println!("SPRT decided ({v:?}); finishing the games in progress");
+            }
+        }
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    println!("\nResults");
+    let mut pairs: Vec<_> = tallies.into_iter().collect();
+    pairs.sort_by_key(|(p, _)| *p);
+    for ((a, b), t) in pairs {
+        let (elo, lo, hi) = t.elo();
+        println!(
+            "{} vs {}: {}-{}-{} (W-L-D) in {} games, score {:.1}%, Elo {:+.1} (95%: {:+.1} to {:+.1})",
+            names[a],
+            names[b],
+            t.wins,
+            t.losses,
+            t.draws,
+            t.games(),
+            100.0 * t.score(),
+            elo,
+            lo,
+            hi
+        );
+        if let Some(sprt) = &o.sprt {
+            let (l, u) = sprt.bounds();
+            let llr = t.llr(sprt);
+            println!(
+                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} (bounds {:.3}, {:.3}) -> {:?}",
+                sprt.elo0,
+                sprt.elo1,
+                sprt.alpha,
+                sprt.beta,
+                llr,
+                l,
+                u,
+                sprt.verdict(llr)
+            );
+        }
+    }
+    for (name, f) in names.iter().zip(&faults) {
+        println!(
+            "{name}: {} timeouts, {} crashes, {} illegal moves",
+            f.timeouts, f.crashes, f.illegal
+        );
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match parse_args(&args).and_then(run) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("wuzi-arena: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

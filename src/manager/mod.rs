@@ -4,3 +4,6 @@
 
 pub mod engine;
 pub mod game;
+pub mod openings;
+pub mod record;
+pub mod stats;

@@ -1,0 +1,109 @@
+//! Opening files, one opening per line: Gomocup offsets from the centre (`8,-3, 6,-4, 5,-4`),
+//! c-gomoku-cli `pos` strings (`b7d6e6f7`: letter = x from `a`, number = y from 1), or the
+//! team's test-data lines (`moves=h8,i8,i5`, row numbers from the bottom).
+
+use crate::geometry::{Dims, Pos};
+
+/// Parses one line into stones (black first, alternating); `None` for comments, blank lines
+/// and openings that do not fit `dims`.
+pub fn parse_line(line: &str, dims: Dims) -> Option<Vec<Pos>> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return None;
+    }
+    if let Some(moves) = line
+        .split_whitespace()
+        .find_map(|f| f.strip_prefix("moves="))
+    {
+        let size = line
+            .split_whitespace()
+            .find_map(|f| f.strip_prefix("size="));
+        if size.is_some_and(|s| s != dims.height.to_string() || dims.width != dims.height) {
+            return None;
+        }
+        return moves
+            .split(',')
+            .map(|m| {
+                let x = m.bytes().next()?.checked_sub(b'a')? as i64;
+                let row: i64 = m.get(1..)?.parse().ok()?;
+                dims.checked_pos(x, dims.height as i64 - row).ok()
+            })
+            .collect();
+    }
+    if line.contains(',') {
+        let nums = crate::geometry::parse_ints(line.trim_end_matches(',')).ok()?;
+        if nums.len() % 2 != 0 {
+            return None;
+        }
+        let c = dims.centre();
+        return nums
+            .chunks(2)
+            .map(|d| dims.checked_pos(c.x as i64 + d[0], c.y as i64 + d[1]).ok())
+            .collect();
+    }
+    parse_pos_string(line, dims)
+}
+
+fn parse_pos_string(s: &str, dims: Dims) -> Option<Vec<Pos>> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let x = b[i].to_ascii_lowercase().checked_sub(b'a')? as i64;
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let y: i64 = s.get(start..i)?.parse().ok()?;
+        out.push(dims.checked_pos(x, y - 1).ok()?);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Every opening of a file's text that fits `dims` and has no repeated cell.
+pub fn parse_all(text: &str, dims: Dims) -> Vec<Vec<Pos>> {
+    text.lines()
+        .filter_map(|l| parse_line(l, dims))
+        .filter(|o| {
+            let mut v = o.clone();
+            v.sort();
+            v.dedup();
+            v.len() == o.len()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_format() {
+        let d15 = Dims::square(15);
+        assert_eq!(
+            parse_line("0,0, 1,0, 1,3", d15),
+            Some(vec![Pos::new(7, 7), Pos::new(8, 7), Pos::new(8, 10)])
+        );
+        assert_eq!(
+            parse_line("b7d6e6f7", d15),
+            Some(vec![
+                Pos::new(1, 6),
+                Pos::new(3, 5),
+                Pos::new(4, 5),
+                Pos::new(5, 6)
+            ])
+        );
+        assert_eq!(
+            parse_line("id=x rule=freestyle size=15 moves=h8,i8,i5 n=3", d15),
+            Some(vec![Pos::new(7, 7), Pos::new(8, 7), Pos::new(8, 10)])
+        );
+        assert_eq!(
+            parse_line("-7,-8, -6,-9", Dims::square(20)).unwrap()[1],
+            Pos::new(4, 1)
+        );
+        assert_eq!(parse_line("id=y size=20 moves=k10,l10", d15), None);
+        assert_eq!(parse_line("-10,-10", d15), None);
+        assert_eq!(parse_line("# comment", d15), None);
+    }
+}

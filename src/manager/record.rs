@@ -1,0 +1,71 @@
+//! Game records: one readable line per game, SGF, and Piskvork's `.psq`.
+
+use super::game::GameRecord;
+use crate::board::Color;
+use crate::geometry::{Dims, Pos};
+
+/// "1-0" (black won), "0-1" (white won) or "1/2-1/2".
+pub fn result_text(r: &GameRecord) -> &'static str {
+    match r.winner {
+        Some(Color::Black) => "1-0",
+        Some(Color::White) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+fn join(moves: &[Pos]) -> String {
+    moves
+        .iter()
+        .map(Pos::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One line: game number, engines, opening, moves, result and reason.
+pub fn line(n: usize, black: &str, white: &str, r: &GameRecord) -> String {
+    format!(
+        "game={n} black={black} white={white} result={} reason=\"{}\" opening=\"{}\" moves=\"{}\"",
+        result_text(r),
+        r.reason.replace('"', "'"),
+        join(&r.opening),
+        join(&r.moves)
+    )
+}
+
+fn sgf_coord(p: Pos) -> String {
+    let c = |v: u8| (if v < 26 { b'a' + v } else { b'A' + v - 26 }) as char;
+    format!("{}{}", c(p.x), c(p.y))
+}
+
+/// The game as SGF (GM[4]), the opening included as ordinary moves.
+pub fn sgf(dims: Dims, black: &str, white: &str, r: &GameRecord) -> String {
+    let size = if dims.width == dims.height {
+        dims.width.to_string()
+    } else {
+        format!("{}:{}", dims.width, dims.height)
+    };
+    let re = match r.winner {
+        Some(Color::Black) => "B+",
+        Some(Color::White) => "W+",
+        None => "0",
+    };
+    let mut s = format!(
+        "(;GM[4]FF[4]SZ[{size}]PB[{black}]PW[{white}]RE[{re}]C[{}]",
+        r.reason.replace(']', ")")
+    );
+    for (k, &p) in r.opening.iter().chain(&r.moves).enumerate() {
+        s += &format!(";{}[{}]", if k % 2 == 0 { "B" } else { "W" }, sgf_coord(p));
+    }
+    s.push_str(")\n");
+    s
+}
+
+/// The game in Piskvork's `.psq` layout: 1-based `x,y,ms` lines after the header.
+pub fn psq(dims: Dims, black: &str, white: &str, r: &GameRecord) -> String {
+    let mut s = format!("Piskvorky {}x{}, 11:11, 0\n", dims.width, dims.height);
+    for p in r.opening.iter().chain(&r.moves) {
+        s += &format!("{},{},0\n", p.x + 1, p.y + 1);
+    }
+    s += &format!("-1\n{black}\n{white}\n-1\n");
+    s
+}

@@ -1,0 +1,183 @@
+//! `wuzi-arena` end to end: self-play whose records the referee replays, and fake engines that
+//! misbehave in every way a tournament punishes, each scored as a loss while the match goes on.
+
+use std::process::Command;
+use wuzi::board::{Board, Color};
+use wuzi::geometry::{Dims, Pos};
+use wuzi::rules::{Rule, Verdict};
+
+const ARENA: &str = env!("CARGO_BIN_EXE_wuzi-arena");
+const BOT: &str = env!("CARGO_BIN_EXE_pbrain-wuzi");
+
+fn arena(args: &[&str]) -> String {
+    let out = Command::new(ARENA)
+        .args(args)
+        .output()
+        .expect("run wuzi-arena");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "arena failed: {text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    let start = line.find(&format!("{key}=")).unwrap() + key.len() + 1;
+    let rest = &line[start..];
+    match rest.strip_prefix('"') {
+        Some(q) => &q[..q.find('"').unwrap()],
+        None => rest.split(' ').next().unwrap(),
+    }
+}
+
+fn positions(list: &str) -> Vec<Pos> {
+    list.split_whitespace()
+        .map(|m| {
+            let (x, y) = m.split_once(',').unwrap();
+            Pos::new(x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn self_play_records_are_justified_by_the_referee() {
+    let dir = std::env::temp_dir().join(format!("wuzi-arena-self-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("games.txt");
+    let _ = std::fs::remove_file(&records);
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "0,0, 1,0, 1,3\n0,0, 1,1, -2,0\n").unwrap();
+    let out = arena(&[
+        "--engine",
+        &format!("a={BOT}"),
+        "--engine",
+        &format!("b={BOT}"),
+        "--info",
+        "all:max_node=3000",
+        "--rule",
+        "renju",
+        "--turn",
+        "3000",
+        "--openings",
+        openings.to_str().unwrap(),
+        "-c",
+        "2",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert!(out.contains("a vs b: "), "{out}");
+    assert!(
+        out.contains("a: 0 timeouts, 0 crashes, 0 illegal moves"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&records).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    for line in lines {
+        let mut b = Board::new(Dims::square(15));
+        for p in positions(field(line, "opening")) {
+            b.play(p);
+        }
+        let moves = positions(field(line, "moves"));
+        let mut last = Verdict::Continue;
+        let mut mover = Color::Black;
+        for (k, &p) in moves.iter().enumerate() {
+            assert_eq!(last, Verdict::Continue, "moves after the end in {line}");
+            assert!(b.is_empty_at(p), "move {k} occupied in {line}");
+            mover = b.to_move();
+            last = Rule::Renju.judge(b.grid_mut(), p, mover);
+            b.play(p);
+        }
+        let result = field(line, "result");
+        match last {
+            Verdict::Win => assert_eq!(result, if mover == Color::Black { "1-0" } else { "0-1" }),
+            Verdict::Foul(_) => assert_eq!(result, "0-1"),
+            Verdict::Continue => {
+                assert_eq!(result, "1/2-1/2", "{line}");
+                assert!(b.grid().is_full() || b.stone_count() >= 200, "{line}");
+            }
+        }
+    }
+}
+
+/// A fake engine: answers START with OK and every move request as `act` says.
+fn fake(dir: &std::path::Path, name: &str, act: &str) -> String {
+    let path = dir.join(name);
+    let script = format!(
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    START*) echo OK ;;\n    BEGIN*|TURN*|DONE*) {act} ;;\n    END*) exit 0 ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    let _ = Command::new("chmod").arg("+x").arg(&path).status();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn misbehaving_engines_lose_and_the_match_goes_on() {
+    let dir = std::env::temp_dir().join(format!("wuzi-arena-fakes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "0,0, 1,0, 1,3\n").unwrap();
+    let cases = [
+        ("crash", "exit 3", "0 timeouts, 2 crashes, 0 illegal moves"),
+        ("hang", "sleep 30", "2 timeouts, 0 crashes, 0 illegal moves"),
+        (
+            "late",
+            "sleep 1; echo 0,0",
+            "2 timeouts, 0 crashes, 0 illegal moves",
+        ),
+        (
+            "offboard",
+            "echo 99,99",
+            "0 timeouts, 0 crashes, 2 illegal moves",
+        ),
+        (
+            "occupied",
+            "echo 7,7",
+            "0 timeouts, 0 crashes, 2 illegal moves",
+        ),
+        (
+            "garbage",
+            "echo hello there",
+            "0 timeouts, 0 crashes, 2 illegal moves",
+        ),
+    ];
+    let mut args: Vec<String> = vec!["--engine".into(), format!("bot={BOT}")];
+    for (name, act, _) in &cases {
+        args.push("--engine".into());
+        args.push(format!("{name}={}", fake(&dir, name, act)));
+    }
+    args.extend(
+        [
+            "--gauntlet",
+            "--turn",
+            "300",
+            "--tolerance",
+            "200",
+            "-c",
+            "2",
+            "--info",
+            "bot:max_node=2000",
+            "--openings",
+            openings.to_str().unwrap(),
+        ]
+        .map(String::from),
+    );
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = arena(&argv);
+    for (name, _, faults) in &cases {
+        assert!(
+            out.contains(&format!("bot vs {name}: 2-0-0")),
+            "{name} not scored as 2 losses:\n{out}"
+        );
+        assert!(
+            out.contains(&format!("{name}: {faults}")),
+            "{name} faults wrong:\n{out}"
+        );
+    }
+    assert!(
+        out.contains("bot: 0 timeouts, 0 crashes, 0 illegal moves"),
+        "{out}"
+    );
+}

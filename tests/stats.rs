@@ -1,0 +1,69 @@
+//! Elo interval and SPRT arithmetic against figures worked out by hand.
+
+use wuzi::manager::stats::{Sprt, Tally, Verdict};
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() < tol
+}
+
+#[test]
+fn elo_and_interval_for_60_of_100() {
+    // s = 0.6: Elo = -400·log10(1/0.6 − 1) = 70.437. Per-game variance
+    // (60·0.4² + 40·0.6²)/100 = 0.24, standard error √(0.24/100) = 0.04899,
+    // 95% scores 0.6 ± 1.96·0.04899 = 0.50398 … 0.69602 → Elo 2.767 … 143.91.
+    let t = Tally {
+        wins: 60,
+        losses: 40,
+        draws: 0,
+    };
+    let (elo, lo, hi) = t.elo();
+    assert!(close(elo, 70.437, 0.01), "{elo}");
+    assert!(close(lo, 2.767, 0.01), "{lo}");
+    assert!(close(hi, 143.91, 0.05), "{hi}");
+}
+
+#[test]
+fn draws_count_half_and_narrow_the_interval() {
+    // 30 wins, 30 losses, 40 draws: s = 0.5, Elo 0; variance (30·0.25 + 30·0.25)/100 = 0.15.
+    let t = Tally {
+        wins: 30,
+        losses: 30,
+        draws: 40,
+    };
+    let (elo, lo, hi) = t.elo();
+    assert!(close(elo, 0.0, 1e-9));
+    // 0.5 ± 1.96·√(0.0015) = 0.5 ± 0.075910 → ±53.15 Elo.
+    assert!(close(hi, 53.15, 0.05), "{hi}");
+    assert!(close(lo, -53.15, 0.05), "{lo}");
+}
+
+#[test]
+fn sprt_llr_and_bounds() {
+    let sprt = Sprt::parse("elo0=0 elo1=10 alpha=0.05 beta=0.05").unwrap();
+    let (lo, hi) = sprt.bounds();
+    // ln(0.05/0.95) = −2.944, ln(0.95/0.05) = 2.944.
+    assert!(close(lo, -2.9444, 1e-3) && close(hi, 2.9444, 1e-3));
+    // s0 = 0.5, s1 = 1/(1+10^(−10/400)) = 0.514387; for 60-40-0:
+    // LLR = 100·(0.014387)·(1.2 − 1.014387)/(2·0.24) = 0.5563.
+    let t = Tally {
+        wins: 60,
+        losses: 40,
+        draws: 0,
+    };
+    let llr = t.llr(&sprt);
+    assert!(close(llr, 0.5563, 1e-3), "{llr}");
+    assert_eq!(sprt.verdict(llr), Verdict::Continue);
+    let big = Tally {
+        wins: 600,
+        losses: 400,
+        draws: 0,
+    };
+    assert_eq!(sprt.verdict(big.llr(&sprt)), Verdict::H1);
+    let bad = Tally {
+        wins: 400,
+        losses: 600,
+        draws: 0,
+    };
+    assert_eq!(sprt.verdict(bad.llr(&sprt)), Verdict::H0);
+    assert!(Sprt::parse("elo0=5 elo1=0").is_err());
+}
