@@ -35,12 +35,18 @@ fn run_external(cmd: &str, input: &[u8]) -> Vec<String> {
         .stderr(Stdio::null())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {cmd}: {e}"));
-    // A final END would stop a search still running; end of input lets it finish instead.
-    let trimmed = input.trim_ascii_end();
-    let body = trimmed.strip_suffix(b"END").unwrap_or(trimmed);
+    // Nothing after END is ever read, and END itself would stop a search still running: cut
+    // the input there, so end of input lets the pending move finish as it does in-process.
+    let mut body = Vec::new();
+    for line in input.split(|&b| b == b'\n') {
+        if line.trim_ascii().eq_ignore_ascii_case(b"END") {
+            break;
+        }
+        body.extend_from_slice(line);
+        body.push(b'\n');
+    }
     let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(body).unwrap();
-    stdin.write_all(b"\n").unwrap();
+    stdin.write_all(&body).unwrap();
     drop(stdin);
     let mut stdout = child.stdout.take().unwrap();
     let reader = std::thread::spawn(move || {

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds the Windows exe and proves it under Wine: every protocol fixture through the same
+# fixture runner, then a short wuzi-arena match with the exe as one side.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export WINEDEBUG=-all
+export WINEPREFIX=${WINEPREFIX:-$PWD/target/wine-prefix}
+bash scripts/build-windows.sh --wine
+exe="wine dist/windows/pbrain-wuzi.exe"
+WUZI_ENGINE="$exe" cargo test --release --test fixtures
+cargo build --release --bin pbrain-wuzi --bin wuzi-arena
+out=$(target/release/wuzi-arena --engine linux=target/release/pbrain-wuzi --engine "windows=$exe" \
+    --info all:max_node=5000 --turn 2000 --games 2)
+echo "$out"
+grep -q "^windows: 0 timeouts, 0 crashes, 0 illegal moves$" <<<"$out"
+grep -q "in 2 games" <<<"$out"
+echo "Windows exe: all fixtures and the arena match passed under Wine"
