@@ -137,6 +137,8 @@ pub fn run(depth: i32, time_ms: Option<u64>) -> String {
     let mut out = String::new();
     let mut nodes = 0;
     let mut ms = 0;
+    // FNV-1a over every position's move, score and nodes: any change in results changes it.
+    let mut signature: u64 = 0xcbf2_9ce4_8422_2325;
     for (k, pos) in POSITIONS.iter().enumerate() {
         let limits = match time_ms {
             Some(t) => Limits {
@@ -152,6 +154,12 @@ pub fn run(depth: i32, time_ms: Option<u64>) -> String {
         let r = run_position(pos, limits);
         nodes += r.nodes;
         ms += r.ms;
+        let best = r
+            .best
+            .map_or(u16::MAX as u64, |p| (p.x as u64) << 8 | p.y as u64);
+        for v in [best, r.score as u32 as u64, r.nodes] {
+            signature = (signature ^ v).wrapping_mul(0x0100_0000_01b3);
+        }
         out += &format!(
             "position {}/{} {} {}x{}: depth {} best {} score {} nodes {} time {} ms\n",
             k + 1,
@@ -169,5 +177,6 @@ pub fn run(depth: i32, time_ms: Option<u64>) -> String {
     out += &format!("Nodes searched: {nodes}\n");
     out += &format!("Nodes/second: {}\n", nodes * 1000 / ms.max(1));
     out += &format!("Total time (ms): {ms}\n");
+    out += &format!("Signature: {signature:016x}\n");
     out
 }
