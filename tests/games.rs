@@ -1,7 +1,7 @@
 //! Complete games between two `pbrain-wuzi` processes, refereed by the library's rules through
 //! the same manager code as `wuzi-arena`: every game must end in a result the rules justify.
 
-use wuzi::board::{Board, Color};
+use wuzi::board::Board;
 use wuzi::geometry::{Dims, Pos};
 use wuzi::manager::engine::Engine;
 use wuzi::manager::game::{self, GameConfig, GameRecord};
@@ -65,7 +65,6 @@ fn play_games(rule: Rule, side: usize, openings: &[&[(usize, usize)]], max_node:
             let r = game::play([black, white], &opening, &cfg, [&extra, &extra]);
             check_record(&r, rule, dims);
             decided += r.winner.is_some() as usize;
-            let _ = Color::Black;
         }
     }
     assert!(decided > 0, "no game was decided");

@@ -9,7 +9,7 @@ pub mod tt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::board::{renju, Board, Color};
-use crate::eval::{evaluate, move_score, EVAL_BOUND};
+use crate::eval::{evaluate, move_score};
 use crate::geometry::Pos;
 use crate::rules::Rule;
 use limits::{Clock, Limits};
@@ -368,7 +368,7 @@ impl Searcher<'_> {
     /// Step 0 of every search: the root. Returns at once when the answer is forced.
     fn iterate(&mut self, observer: &mut dyn Observer) -> Outcome {
         let dims = self.board.dims();
-        if self.board.stone_count() == 0 || self.board.history().is_empty() {
+        if self.board.stone_count() == 0 {
             // No stones of either side yet (blocked cells aside): take the centre or near it.
             if let Some(p) = self.opening_move() {
                 return self.single(p, 0);
@@ -523,9 +523,4 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
-}
-
-/// True when `score` is beyond every evaluation, i.e. a proven result.
-pub fn is_proven(score: i32) -> bool {
-    score.abs() > EVAL_BOUND
 }
