@@ -144,7 +144,6 @@ impl Searcher<'_> {
     fn is_foul(&mut self, p: Pos) -> bool {
         self.rule == Rule::Renju
             && self.board.to_move() == Color::Black
-            && renju::may_be_foul(self.board.grid(), p)
             && renju::foul(self.board.grid_mut(), p).is_some()
     }
 
