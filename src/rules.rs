@@ -85,22 +85,27 @@ impl Rule {
     /// Whether a stone of `c` on `p` makes a winning line (`p` is counted as `c`'s stone
     /// whatever it holds now).
     pub fn wins_at(self, grid: &Grid, p: Pos, c: Color) -> bool {
-        Direction::ALL.iter().any(|&dir| {
-            let (back, fwd) = grid.run_around(p, dir, c);
-            let len = back + fwd + 1;
-            let open = || {
-                let opp = Cell::stone(c.opp());
-                grid.along(p, dir, -(back as isize) - 1) != opp
-                    || grid.along(p, dir, fwd as isize + 1) != opp
-            };
-            match self {
-                Rule::Freestyle => len >= 5,
-                Rule::Standard => len == 5,
-                Rule::Renju => len == 5 || (len > 5 && c == Color::White),
-                Rule::Caro => len >= 6 || (len == 5 && open()),
-                Rule::CaroExact => len == 5 && open(),
-            }
-        })
+        Direction::ALL
+            .iter()
+            .any(|&dir| self.wins_along(grid, p, c, dir))
+    }
+
+    /// Whether a stone of `c` on `p` makes a winning line along `dir` (`p` counted as `c`'s).
+    pub fn wins_along(self, grid: &Grid, p: Pos, c: Color, dir: Direction) -> bool {
+        let (back, fwd) = grid.run_around(p, dir, c);
+        let len = back + fwd + 1;
+        let open = || {
+            let opp = Cell::stone(c.opp());
+            grid.along(p, dir, -(back as isize) - 1) != opp
+                || grid.along(p, dir, fwd as isize + 1) != opp
+        };
+        match self {
+            Rule::Freestyle => len >= 5,
+            Rule::Standard => len == 5,
+            Rule::Renju => len == 5 || (len > 5 && c == Color::White),
+            Rule::Caro => len >= 6 || (len == 5 && open()),
+            Rule::CaroExact => len == 5 && open(),
+        }
     }
 
     /// Whether `c` may not play the empty point `p` (a renju foul for black).

@@ -69,6 +69,11 @@ impl Grid {
         self.cells[self.dims.index(p)]
     }
 
+    /// The cell at index `i` (row-major).
+    pub fn cell(&self, i: usize) -> Cell {
+        self.cells[i]
+    }
+
     pub fn set(&mut self, p: Pos, c: Cell) {
         let i = self.dims.index(p);
         self.cells[i] = c;

@@ -4,6 +4,7 @@
 pub mod diagram;
 pub mod grid;
 pub mod renju;
+pub mod threat;
 pub mod wincount;
 pub mod windows;
 
@@ -15,8 +16,7 @@ use windows::Windows;
 
 use crate::geometry::{Dims, Pos, MAX_CELLS};
 
-/// Chebyshev radius around a stone inside which empty cells are move candidates.
-pub const NEAR_RADIUS: isize = 2;
+pub use windows::NEAR_RADIUS;
 
 const fn splitmix(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -50,7 +50,8 @@ fn zobrist(kind: usize, i: usize) -> u64 {
 const WHITE_TO_MOVE: u64 = 0x5851_F42D_4C95_7F2D;
 
 /// A board position with everything derived from it kept up to date.
-/// Invariants: `wincount`, `key` and `near` equal what `verify` re-derives from the cells;
+/// Invariants: `wincount`, `key`, `empty` and `candidates` equal what `verify` re-derives from
+/// the cells; `saved` holds the candidate words from before each stone of `history`;
 /// `history` holds every stone on the board in the order played.
 #[derive(Clone, Debug)]
 pub struct Board {
@@ -58,7 +59,11 @@ pub struct Board {
     grid: Grid,
     windows: Arc<Windows>,
     wincount: WinCount,
-    near: Vec<u8>,
+    /// Bit `i` set iff cell `i` is empty.
+    empty: Vec<u64>,
+    /// Bit `i` set iff cell `i` is empty with a stone within `NEAR_RADIUS` (a move candidate).
+    candidates: Vec<u64>,
+    saved: Vec<u64>,
     history: Vec<(Pos, Color)>,
     key: u64,
     to_move: Color,
@@ -73,12 +78,24 @@ impl Board {
     /// An empty board reusing window geometry computed before (new games are cheap).
     pub fn with_windows(dims: Dims, windows: Arc<Windows>) -> Board {
         let wincount = WinCount::new(&windows, dims.cells());
+        let words = dims.cells().div_ceil(64);
         Board {
             dims,
             grid: Grid::new(dims),
             windows,
             wincount,
-            near: vec![0; dims.cells()],
+            empty: (0..words)
+                .map(|w| {
+                    let left = dims.cells() - 64 * w;
+                    if left >= 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << left) - 1
+                    }
+                })
+                .collect(),
+            candidates: vec![0; words],
+            saved: Vec::new(),
             history: Vec::new(),
             key: 0,
             to_move: Color::Black,
@@ -115,6 +132,11 @@ impl Board {
         self.grid.get(p)
     }
 
+    /// Whether cell index `i` is empty.
+    pub fn is_empty_index(&self, i: usize) -> bool {
+        self.grid.cell(i) == Cell::Empty
+    }
+
     pub fn is_empty_at(&self, p: Pos) -> bool {
         self.grid.get(p) == Cell::Empty
     }
@@ -146,24 +168,52 @@ impl Board {
         self.history.len()
     }
 
-    /// Stones (of either colour) within `NEAR_RADIUS` of cell index `i`.
-    pub fn near(&self, i: usize) -> u8 {
-        self.near[i]
+    /// Whether black on the empty cell `i` might be a renju foul: every foul needs two windows
+    /// through the cell holding at least two black stones (and no white), or one with four.
+    /// A cheap test from the line counts; `renju::foul` decides.
+    pub fn may_be_foul(&self, i: usize) -> bool {
+        let b = Color::Black;
+        let busy = self.lines(b, i, 2) + self.lines(b, i, 3) + self.lines(b, i, 4);
+        busy >= 2 || self.lines(b, i, 4) > 0
     }
 
     pub fn gain(&self, c: Color, i: usize) -> i32 {
         self.wincount.gain(c, i)
     }
 
-    fn adjust_near(&mut self, p: Pos, delta: i8) {
-        let (w, h) = (self.dims.width as isize, self.dims.height as isize);
-        let (px, py) = (p.x as isize, p.y as isize);
-        for y in (py - NEAR_RADIUS).max(0)..=(py + NEAR_RADIUS).min(h - 1) {
-            for x in (px - NEAR_RADIUS).max(0)..=(px + NEAR_RADIUS).min(w - 1) {
-                let i = (y * w + x) as usize;
-                self.near[i] = self.near[i].wrapping_add_signed(delta);
-            }
+    /// Live windows through cell `i` holding exactly `k` stones of `c` (see `WinCount::lines`).
+    pub fn lines(&self, c: Color, i: usize, k: usize) -> u32 {
+        self.wincount.lines(c, i, k)
+    }
+
+    /// The candidate bits of cells `64 * word ..`, lowest bit first (see `candidates`).
+    pub fn candidate_word(&self, word: usize) -> u64 {
+        self.candidates[word]
+    }
+
+    /// Words of candidate bits.
+    pub fn candidate_words(&self) -> usize {
+        self.candidates.len()
+    }
+
+    /// Cell `i` takes a stone: its neighbourhood becomes candidates (the old words are saved
+    /// for `undo`).
+    fn occupy(&mut self, i: usize) {
+        self.saved.extend_from_slice(&self.candidates);
+        self.empty[i / 64] &= !(1u64 << (i % 64));
+        let mask = self.windows.neighbourhood(i);
+        for (k, word) in self.candidates.iter_mut().enumerate() {
+            *word = (*word | mask[k]) & self.empty[k];
         }
+    }
+
+    /// Cell `i` is emptied again by `undo`: the candidates are as they were before.
+    fn vacate(&mut self, i: usize) {
+        self.empty[i / 64] |= 1u64 << (i % 64);
+        let n = self.candidates.len();
+        let at = self.saved.len() - n;
+        self.candidates.copy_from_slice(&self.saved[at..]);
+        self.saved.truncate(at);
     }
 
     /// Plays a stone of the side to move on the empty cell `p`; the other side is then to move.
@@ -179,7 +229,7 @@ impl Board {
         self.grid.set(p, Cell::stone(c));
         self.wincount
             .update(&self.windows, i, c == Color::Black, c == Color::White, 1);
-        self.adjust_near(p, 1);
+        self.occupy(i);
         self.key ^= zobrist(c.index(), i);
         self.history.push((p, c));
         self.set_to_move(c.opp());
@@ -194,7 +244,7 @@ impl Board {
         self.grid.set(p, Cell::Empty);
         self.wincount
             .update(&self.windows, i, c == Color::Black, c == Color::White, -1);
-        self.adjust_near(p, -1);
+        self.vacate(i);
         self.key ^= zobrist(c.index(), i);
         self.set_to_move(c);
         #[cfg(debug_assertions)]
@@ -206,6 +256,8 @@ impl Board {
     pub fn block(&mut self, p: Pos) {
         let i = self.dims.index(p);
         self.grid.set(p, Cell::Blocked);
+        self.empty[i / 64] &= !(1u64 << (i % 64));
+        self.candidates[i / 64] &= !(1u64 << (i % 64));
         self.wincount.update(&self.windows, i, true, true, 1);
         self.key ^= zobrist(2, i);
     }
@@ -259,8 +311,18 @@ impl Board {
         if key != self.key {
             return Err("Zobrist key differs from the cells".into());
         }
-        if near != self.near {
-            return Err("neighbourhood counts differ from the cells".into());
+        for (i, &stones_near) in near.iter().enumerate() {
+            let empty = self.grid.cell(i) == Cell::Empty;
+            let want = stones_near > 0 && empty;
+            if want != (self.candidates[i / 64] >> (i % 64) & 1 == 1) {
+                return Err(format!("candidate bit of cell {i} is wrong"));
+            }
+            if empty != (self.empty[i / 64] >> (i % 64) & 1 == 1) {
+                return Err(format!("empty bit of cell {i} is wrong"));
+            }
+        }
+        if self.saved.len() != self.history.len() * self.candidates.len() {
+            return Err("saved candidate words do not match the history".into());
         }
         let stones = self.history.len();
         let on_board = (0..self.dims.cells())

@@ -1,8 +1,10 @@
 //! The win-count table: for every 5-cell window, how many stones of each colour it holds, and
-//! what that is worth to each colour, summed per window (evaluation) and per cell (move scores).
+//! what that is worth to each colour, summed per window (evaluation) and per cell (move scores
+//! and line counts).
 
 use super::grid::Color;
 use super::windows::Windows;
+use crate::geometry::MAX_CELLS;
 
 /// Worth of a window holding `k` stones of one colour and none of the other (the evaluation).
 pub const WINDOW_VALUE: [i32; 6] = [0, 2, 14, 80, 500, 0];
@@ -12,66 +14,118 @@ pub const CELL_GAIN: [i32; 6] = [1, 5, 30, 180, FIVE_GAIN, 0];
 /// The gain of a five-making window; a cell's gain is at least this iff it completes a window.
 pub const FIVE_GAIN: i32 = 1 << 20;
 
+/// What the live windows through one cell give each colour (index `Color::index`): the summed
+/// gain, and the packed line counts (8 bits per stone count 1..=4, see `WinCount::lines`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CellSums {
+    pub gain: [i32; 2],
+    pub lines: [u32; 2],
+}
+
+/// One colour's `CellSums` as one word, `gain << 32 | lines`, so an update is one addition.
+/// Both parts stay in range (gain and every line count are sums of non-negative terms), so
+/// adding `gain_delta << 32` plus the signed line delta never carries between them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Packed([i64; 2]);
+
+impl Packed {
+    fn unpack(self) -> CellSums {
+        CellSums {
+            gain: self.0.map(|v| (v >> 32) as i32),
+            lines: self.0.map(|v| v as u32),
+        }
+    }
+}
+
 /// Per-window stone counts and the sums read from them. Invariant: equal to
 /// `WinCount::derive` of the cells it has been told about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WinCount {
     counts: Vec<[u8; 2]>,
-    gain: [Vec<i32>; 2],
+    /// Indexed by cell, `MAX_CELLS` long so that a masked index needs no bounds check.
+    cells: Box<[Packed; MAX_CELLS]>,
     total: [i32; 2],
 }
 
-/// The (window value, cell gain) a window gives colour `me` while holding `mine` and `theirs`.
-const fn worth(mine: u8, theirs: u8) -> (i32, i32) {
+/// Bit offset in a cell's packed line counts of the windows holding `k` (1..=4) stones.
+const fn line_shift(k: usize) -> u32 {
+    8 * (k as u32 - 1)
+}
+
+/// What a window holding `mine` and `theirs` (each 0..=5) gives its owner: window value, and
+/// the gain and line-count unit of each of its cells, packed.
+#[derive(Clone, Copy)]
+struct Worth {
+    value: i32,
+    /// `gain << 32 | unit`, what this window adds to each of its cells' packed word.
+    packed: i64,
+}
+
+const fn worth(mine: usize, theirs: usize) -> Worth {
     if theirs == 0 {
-        (WINDOW_VALUE[mine as usize], CELL_GAIN[mine as usize])
+        let unit: u32 = if mine >= 1 && mine <= 4 {
+            1 << line_shift(mine)
+        } else {
+            0
+        };
+        Worth {
+            value: WINDOW_VALUE[mine],
+            packed: ((CELL_GAIN[mine] as i64) << 32) + unit as i64,
+        }
     } else {
-        (0, 0)
+        Worth {
+            value: 0,
+            packed: 0,
+        }
     }
 }
+
+const fn worth_table() -> [[Worth; 6]; 6] {
+    let mut t = [[worth(0, 1); 6]; 6];
+    let mut m = 0;
+    while m < 6 {
+        let mut o = 0;
+        while o < 6 {
+            t[m][o] = worth(m, o);
+            o += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+/// `WORTH[mine][theirs]`, read on every window update.
+static WORTH: [[Worth; 6]; 6] = worth_table();
 
 impl WinCount {
     /// The table of an empty board: every window live, empty.
     pub fn new(windows: &Windows, cells: usize) -> WinCount {
-        let mut gain = vec![0; cells];
-        for w in 0..windows.len() {
-            for &c in windows.cells(w) {
-                gain[c as usize] += CELL_GAIN[0];
-            }
-        }
-        WinCount {
-            counts: vec![[0, 0]; windows.len()],
-            gain: [gain.clone(), gain],
-            total: [0, 0],
-        }
+        WinCount::derive(windows, cells, |_| (false, false))
     }
 
     /// Adds (`delta` = 1) or removes (`delta` = -1) stones on `cell`: `black` and `white` say which
     /// colours' counts change (a blocked cell counts for both, so it kills its windows).
     pub fn update(&mut self, windows: &Windows, cell: usize, black: bool, white: bool, delta: i8) {
+        let db = if black { delta } else { 0 };
+        let dw = if white { delta } else { 0 };
         for &w in windows.through(cell) {
             let w = w as usize;
             let [b0, w0] = self.counts[w];
-            let b1 = if black {
-                b0.wrapping_add_signed(delta)
-            } else {
-                b0
-            };
-            let w1 = if white {
-                w0.wrapping_add_signed(delta)
-            } else {
-                w0
-            };
+            let (b1, w1) = (b0.wrapping_add_signed(db), w0.wrapping_add_signed(dw));
             self.counts[w] = [b1, w1];
-            for (colour, (m0, t0, m1, t1)) in [(0, (b0, w0, b1, w1)), (1, (w0, b0, w1, b1))] {
-                let (v0, g0) = worth(m0, t0);
-                let (v1, g1) = worth(m1, t1);
-                self.total[colour] += v1 - v0;
-                if g1 != g0 {
-                    for &c in windows.cells(w) {
-                        self.gain[colour][c as usize] += g1 - g0;
-                    }
-                }
+            let (b0, w0, b1, w1) = (b0 as usize, w0 as usize, b1 as usize, w1 as usize);
+            let (black0, black1) = (WORTH[b0][w0], WORTH[b1][w1]);
+            let (white0, white1) = (WORTH[w0][b0], WORTH[w1][b1]);
+            self.total[0] += black1.value - black0.value;
+            self.total[1] += white1.value - white0.value;
+            let delta = [black1.packed - black0.packed, white1.packed - white0.packed];
+            if delta == [0, 0] {
+                continue;
+            }
+            for &c in windows.cells(w) {
+                let s = &mut self.cells[c as usize & (MAX_CELLS - 1)].0;
+                s[0] += delta[0];
+                s[1] += delta[1];
             }
         }
     }
@@ -83,7 +137,18 @@ impl WinCount {
 
     /// What a stone of `c` on `cell` would gain it: the sum over live windows through the cell.
     pub fn gain(&self, c: Color, cell: usize) -> i32 {
-        self.gain[c.index()][cell]
+        (self.cells[cell].0[c.index()] >> 32) as i32
+    }
+
+    /// Both colours' sums at `cell` in one read.
+    pub fn sums(&self, cell: usize) -> CellSums {
+        self.cells[cell].unpack()
+    }
+
+    /// How many live windows through `cell` hold exactly `k` (1..=4) stones of `c` and none of
+    /// the other colour: 4 means `cell` completes a five-window, 3 a four-window, 2 a three.
+    pub fn lines(&self, c: Color, cell: usize, k: usize) -> u32 {
+        line_count(self.cells[cell].0[c.index()] as u32, k)
     }
 
     /// Sum of window values for colour `c` over the windows only it occupies.
@@ -99,28 +164,40 @@ impl WinCount {
         occupant: impl Fn(usize) -> (bool, bool),
     ) -> WinCount {
         let mut counts = Vec::with_capacity(windows.len());
-        let mut gain = [vec![0; cells], vec![0; cells]];
+        let mut sums = Box::new([Packed::default(); MAX_CELLS]);
+        debug_assert!(cells <= MAX_CELLS);
         let mut total = [0, 0];
         for w in 0..windows.len() {
-            let mut n = [0u8; 2];
+            let mut n = [0usize; 2];
             for &c in windows.cells(w) {
                 let (b, wh) = occupant(c as usize);
-                n[0] += b as u8;
-                n[1] += wh as u8;
+                n[0] += b as usize;
+                n[1] += wh as usize;
             }
-            counts.push(n);
+            counts.push([n[0] as u8, n[1] as u8]);
             for colour in 0..2 {
-                let (v, g) = worth(n[colour], n[1 - colour]);
-                total[colour] += v;
+                let (mine, theirs) = (n[colour], n[1 - colour]);
+                let gain = if theirs == 0 { CELL_GAIN[mine] } else { 0 };
+                total[colour] += if theirs == 0 { WINDOW_VALUE[mine] } else { 0 };
+                let lines = if theirs == 0 && (1..=4).contains(&mine) {
+                    1i64 << line_shift(mine)
+                } else {
+                    0
+                };
                 for &c in windows.cells(w) {
-                    gain[colour][c as usize] += g;
+                    sums[c as usize].0[colour] += ((gain as i64) << 32) + lines;
                 }
             }
         }
         WinCount {
             counts,
-            gain,
+            cells: sums,
             total,
         }
     }
+}
+
+/// The count for `k` (1..=4) stones out of a packed line-count word.
+pub fn line_count(packed: u32, k: usize) -> u32 {
+    (packed >> line_shift(k)) & 0xFF
 }

@@ -1,6 +1,10 @@
-//! The 5-cell windows of a board size, and which windows pass through each cell.
+//! The 5-cell windows of a board size, which windows pass through each cell, and each cell's
+//! neighbourhood (the cells a stone there makes move candidates).
 
 use crate::geometry::{Dims, Direction, Pos};
+
+/// Chebyshev radius around a stone inside which empty cells are move candidates.
+pub const NEAR_RADIUS: isize = 2;
 
 /// Cells in a window: one five.
 pub const WINDOW_LEN: usize = 5;
@@ -12,6 +16,8 @@ pub struct Windows {
     cells: Vec<[u16; WINDOW_LEN]>,
     through: Vec<u16>,
     start: Vec<u32>,
+    words: usize,
+    neighbourhood: Vec<u64>,
 }
 
 impl Windows {
@@ -43,11 +49,32 @@ impl Windows {
             through.extend_from_slice(list);
         }
         start.push(through.len() as u32);
+        let words = dims.cells().div_ceil(64);
+        let mut neighbourhood = vec![0u64; dims.cells() * words];
+        for i in 0..dims.cells() {
+            let p = dims.pos(i);
+            for dy in -NEAR_RADIUS..=NEAR_RADIUS {
+                for dx in -NEAR_RADIUS..=NEAR_RADIUS {
+                    let (x, y) = (p.x as isize + dx, p.y as isize + dy);
+                    if dims.contains(x, y) {
+                        let j = y as usize * dims.width + x as usize;
+                        neighbourhood[i * words + j / 64] |= 1 << (j % 64);
+                    }
+                }
+            }
+        }
         Windows {
             cells,
             through,
             start,
+            words,
+            neighbourhood,
         }
+    }
+
+    /// Bit mask (one `u64` per 64 cells) of the cells within `NEAR_RADIUS` of cell `i`.
+    pub fn neighbourhood(&self, i: usize) -> &[u64] {
+        &self.neighbourhood[i * self.words..(i + 1) * self.words]
     }
 
     pub fn len(&self) -> usize {

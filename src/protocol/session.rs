@@ -35,6 +35,8 @@ pub struct Settings {
     pub hash_kib: Option<u64>,
     pub folder: Option<String>,
     pub game_type: i64,
+    /// Search tunables; `INFO wuzi_<name> <value>` sets one (for tuning matches).
+    pub params: Params,
 }
 
 impl Default for Settings {
@@ -49,6 +51,7 @@ impl Default for Settings {
             hash_kib: None,
             folder: None,
             game_type: 1,
+            params: Params::default(),
         }
     }
 }
@@ -83,6 +86,9 @@ impl Settings {
             ("hash_size", Some(v)) => self.hash_kib = (v > 0).then_some(v as u64),
             ("game_type", Some(v)) => self.game_type = v,
             ("folder", _) => self.folder = Some(value.to_string()),
+            (_, Some(v)) if key.starts_with("wuzi_") => {
+                self.params.set(&key["wuzi_".len()..], v);
+            }
             _ => {}
         }
     }
@@ -94,6 +100,7 @@ pub struct Job {
     pub rule: Rule,
     pub limits: Limits,
     pub tt: TranspositionTable,
+    pub params: Params,
     pub started: Instant,
 }
 
@@ -107,7 +114,7 @@ impl Job {
             board: self.board.clone(),
             rule: self.rule,
             limits: self.limits.clone(),
-            params: Params::default(),
+            params: self.params.clone(),
             tt: &mut self.tt,
             clock: &clock,
             stop,
@@ -391,6 +398,7 @@ impl Session {
             rule: self.settings.rule,
             limits,
             tt,
+            params: self.settings.params.clone(),
             started: now,
         }))
     }

@@ -4,16 +4,21 @@
 
 pub mod limits;
 pub mod params;
+mod root;
+pub mod threats;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::board::threat::fours_made;
+use crate::board::wincount::line_count;
 use crate::board::{renju, Board, Color};
-use crate::eval::{evaluate, move_score};
+use crate::eval::{evaluate, EVAL_BOUND};
 use crate::geometry::Pos;
 use crate::rules::Rule;
 use limits::{Clock, Limits};
 use params::Params;
+use threats::Solver;
 use tt::{Bound, Entry, TranspositionTable};
 
 /// Score of a win on this very move; a win `n` plies away scores `WIN - n`.
@@ -98,10 +103,16 @@ struct Searcher<'a> {
     tt: &'a mut TranspositionTable,
     clock: &'a dyn Clock,
     stop: &'a AtomicBool,
+    solver: Solver<'a>,
     salt: u64,
     nodes: u64,
     aborted: bool,
+    root_changed: bool,
     killers: Vec<[u16; 2]>,
+    history: [Vec<i32>; 2],
+    fours: Vec<u16>,
+    threats: Vec<u16>,
+    defences: Vec<u16>,
     buffers: Vec<Vec<(i32, u16)>>,
 }
 
@@ -113,6 +124,15 @@ impl Search<'_> {
         let dims = self.board.dims();
         let salt = (self.rule.info_value() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ ((dims.width as u64) << 40 | (dims.height as u64) << 48);
+        let (clock, stop, hard) = (self.clock, self.stop, self.limits.hard_ms);
+        let out_of_time = move |cap: Option<u64>| {
+            stop.load(Ordering::Relaxed) || {
+                let t = clock.elapsed_ms();
+                hard.is_some_and(|h| t >= h) || cap.is_some_and(|c| t >= c)
+            }
+        };
+        let mut solver = Solver::new(self.rule);
+        solver.stop_check = Some(&out_of_time);
         let mut s = Searcher {
             board: self.board,
             rule: self.rule,
@@ -121,10 +141,16 @@ impl Search<'_> {
             tt: self.tt,
             clock: self.clock,
             stop: self.stop,
+            solver,
             salt,
             nodes: 0,
             aborted: false,
+            root_changed: false,
             killers: vec![[NONE; 2]; MAX_PLY + 2],
+            history: [vec![0; dims.cells()], vec![0; dims.cells()]],
+            fours: Vec::new(),
+            threats: Vec::new(),
+            defences: Vec::new(),
             buffers: vec![Vec::new(); MAX_PLY + 2],
         };
         s.iterate(observer)
@@ -132,6 +158,11 @@ impl Search<'_> {
 }
 
 impl Searcher<'_> {
+    /// Positions visited by the alpha-beta search and the threat searches together.
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.solver.nodes
+    }
+
     fn key(&self) -> u64 {
         self.board.key() ^ self.salt
     }
@@ -144,34 +175,47 @@ impl Searcher<'_> {
     fn is_foul(&mut self, p: Pos) -> bool {
         self.rule == Rule::Renju
             && self.board.to_move() == Color::Black
+            && self.board.may_be_foul(self.board.dims().index(p))
             && renju::foul(self.board.grid_mut(), p).is_some()
     }
 
-    /// Looks at every candidate cell once: own fives, the opponent's fives, and move scores.
+    /// Looks at every candidate cell once: own fives, the opponent's fives, move scores, and
+    /// the cells where either side has windows holding three stones (into `self.fours` for the
+    /// side to move, `self.threats` for the opponent's possible double threats).
     fn classify(&mut self, moves: &mut Vec<(i32, u16)>) -> NodeKind {
         moves.clear();
+        self.fours.clear();
+        self.threats.clear();
         let me = self.board.to_move();
         let opp = me.opp();
+        let (m, o) = (me.index(), opp.index());
         let dims = self.board.dims();
+        let (attack, defence) = (self.params.attack as i64, self.params.defence as i64);
         let mut opp_five = None;
         let mut opp_fives = 0;
-        for i in 0..dims.cells() {
-            if self.board.near(i) == 0 {
-                continue;
+        for word in 0..self.board.candidate_words() {
+            let mut bits = self.board.candidate_word(word);
+            while bits != 0 {
+                let i = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let sums = self.board.wincount().sums(i);
+                let five = crate::board::wincount::FIVE_GAIN;
+                if sums.gain[m] >= five && self.rule.wins_at(self.board.grid(), dims.pos(i), me) {
+                    return NodeKind::Win(i as u16);
+                }
+                if sums.gain[o] >= five && self.rule.wins_at(self.board.grid(), dims.pos(i), opp) {
+                    opp_fives += 1;
+                    opp_five = Some(i as u16);
+                }
+                if line_count(sums.lines[m], 3) > 0 {
+                    self.fours.push(i as u16);
+                }
+                if line_count(sums.lines[o], 3) >= 2 {
+                    self.threats.push(i as u16);
+                }
+                let score = (sums.gain[m] as i64 * attack + sums.gain[o] as i64 * defence) / 16;
+                moves.push((score.min(i32::MAX as i64 / 2) as i32, i as u16));
             }
-            let p = dims.pos(i);
-            if !self.board.is_empty_at(p) {
-                continue;
-            }
-            let five = crate::board::wincount::FIVE_GAIN;
-            if self.board.gain(me, i) >= five && self.rule.wins_at(self.board.grid(), p, me) {
-                return NodeKind::Win(i as u16);
-            }
-            if self.board.gain(opp, i) >= five && self.rule.wins_at(self.board.grid(), p, opp) {
-                opp_fives += 1;
-                opp_five = Some(i as u16);
-            }
-            moves.push((move_score(&self.board, i, &self.params), i as u16));
         }
         match opp_five {
             Some(i) if opp_fives == 1 => {
@@ -187,7 +231,10 @@ impl Searcher<'_> {
     }
 
     fn poll(&mut self) -> bool {
-        let out_of_nodes = self.limits.max_nodes.is_some_and(|n| self.nodes >= n);
+        let out_of_nodes = self
+            .limits
+            .max_nodes
+            .is_some_and(|n| self.total_nodes() >= n);
         let timed_poll = self.nodes % self.params.poll_interval == 0;
         if out_of_nodes
             || (timed_poll
@@ -202,23 +249,33 @@ impl Searcher<'_> {
         self.aborted
     }
 
-    fn order(&self, moves: &mut [(i32, u16)], tt_move: Option<u16>, ply: usize) {
+    /// Scores the moves for ordering and sorts the best `keep` of them first, dropping the rest.
+    fn order(&self, moves: &mut Vec<(i32, u16)>, tt_move: Option<u16>, ply: usize, keep: usize) {
+        let history = &self.history[self.board.to_move().index()];
         for m in moves.iter_mut() {
             if Some(m.1) == tt_move {
                 m.0 = i32::MAX;
             } else if self.killers[ply].contains(&m.1) {
                 m.0 = m.0.saturating_add(1 << 24);
+            } else {
+                m.0 =
+                    m.0.saturating_add(history[m.1 as usize] / self.params.history_divisor);
             }
         }
-        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let better = |a: &(i32, u16), b: &(i32, u16)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+        if keep < moves.len() {
+            moves.select_nth_unstable_by(keep, better);
+            moves.truncate(keep);
+        }
+        moves.sort_unstable_by(better);
     }
 
     fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize, pv: bool) -> i32 {
-        // Step 1. Count the node and poll the limits.
-        self.nodes += 1;
+        // Step 1. Poll the limits and count the node.
         if self.poll() {
             return 0;
         }
+        self.nodes += 1;
         if ply >= MAX_PLY {
             return evaluate(&self.board, &self.params);
         }
@@ -240,10 +297,26 @@ impl Searcher<'_> {
             return self.give_back(ply, moves, 0);
         }
 
-        // Step 3. At the horizon, evaluate (forced replies are extended instead).
+        // Step 3. At the horizon, a VCF is the quiescence search; else evaluate. Forced
+        // replies are extended instead.
         if depth <= 0 && !forced {
-            let e = evaluate(&self.board, &self.params);
-            return self.give_back(ply, moves, e);
+            let budget = match self.limits.max_nodes {
+                Some(n) => self
+                    .params
+                    .qvcf_nodes
+                    .min(n.saturating_sub(self.total_nodes())),
+                None => self.params.qvcf_nodes,
+            };
+            let fours = self.params.qvcf_fours;
+            let listed = &self.fours;
+            let score = match self
+                .solver
+                .vcf_quiet(&mut self.board, fours, budget, listed)
+            {
+                Some(plies) => WIN - (ply as i32 + plies),
+                None => evaluate(&self.board, &self.params),
+            };
+            return self.give_back(ply, moves, score);
         }
 
         // Step 4. Transposition table.
@@ -261,34 +334,57 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 5. Order the moves; interior nodes search only the best of them.
-        self.order(&mut moves, tt_entry.and_then(|e| e.mv), ply);
+        // Step 5. Defence: against a point that gives the opponent two five points, only the
+        // moves that spoil it and our own fours can help.
+        let defending = !forced && self.params.defend && self.restrict_to_defences(&mut moves);
+
+        // Step 6. Order the moves; quiet interior nodes search only the best of them (a few
+        // more are kept in case some are renju fouls).
         let width = if forced {
             1
+        } else if defending {
+            moves.len()
         } else {
             self.params.beam_width(depth)
         };
+        let keep = width.saturating_add(self.params.beam_spare);
+        self.order(&mut moves, tt_entry.and_then(|e| e.mv), ply, keep);
         let new_depth = if forced { depth } else { depth - 1 };
 
-        // Step 6. Principal variation search over the moves.
+        // Step 7. Principal variation search, late quiet moves reduced.
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NONE;
         let mut searched = 0;
-        for &(_, mv) in moves.iter() {
+        let me = self.board.to_move();
+        for k in 0..moves.len() {
             if searched >= width {
                 break;
             }
+            let mv = moves[k].1;
             let p = self.pos(mv);
             if !forced && self.is_foul(p) {
                 continue;
             }
+            let reduce = if !forced && !defending && !pv {
+                self.params.reduction(depth, searched)
+            } else {
+                0
+            };
+            let reduce = if reduce > 0 && self.board.lines(me, mv as usize, 3) > 0 {
+                0 // a four-making move is never reduced
+            } else {
+                reduce
+            };
             self.board.play(p);
             let mut score;
             if searched == 0 {
                 score = -self.negamax(new_depth, -beta, -alpha, ply + 1, pv);
             } else {
-                score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, false);
+                score = -self.negamax(new_depth - reduce, -alpha - 1, -alpha, ply + 1, false);
+                if reduce > 0 && score > alpha && !self.aborted {
+                    score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, false);
+                }
                 if score > alpha && score < beta && !self.aborted {
                     score = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
                 }
@@ -304,9 +400,7 @@ impl Searcher<'_> {
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
-                        if self.killers[ply][0] != mv {
-                            self.killers[ply] = [mv, self.killers[ply][0]];
-                        }
+                        self.reward(ply, mv, depth);
                         break;
                     }
                 }
@@ -317,7 +411,7 @@ impl Searcher<'_> {
             return self.give_back(ply, moves, e);
         }
 
-        // Step 7. Remember the result.
+        // Step 8. Remember the result.
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha0 {
@@ -337,169 +431,42 @@ impl Searcher<'_> {
         self.give_back(ply, moves, best)
     }
 
+    /// A move that caused a cutoff becomes a killer of its ply and gains history.
+    fn reward(&mut self, ply: usize, mv: u16, depth: i32) {
+        if self.killers[ply][0] != mv {
+            self.killers[ply] = [mv, self.killers[ply][0]];
+        }
+        let h = &mut self.history[self.board.to_move().index()][mv as usize];
+        *h = (*h + depth * depth).min(self.params.history_max);
+    }
+
+    /// When the opponent threatens two five points next move, keeps only the moves that stop
+    /// every such threat and the side to move's own fours. Returns whether it restricted.
+    fn restrict_to_defences(&mut self, moves: &mut Vec<(i32, u16)>) -> bool {
+        let mut defences = std::mem::take(&mut self.defences);
+        if !self
+            .solver
+            .must_defend(&mut self.board, &self.threats, &mut defences)
+        {
+            self.defences = defences;
+            return false;
+        }
+        let me = self.board.to_move();
+        let rule = self.rule;
+        let board = &mut self.board;
+        moves.retain(|&(_, mv)| {
+            defences.contains(&mv)
+                || (board.lines(me, mv as usize, 3) > 0
+                    && fours_made(board, rule, me, mv as usize) > 0)
+        });
+        self.defences = defences;
+        true
+    }
+
     /// Returns the move buffer of `ply` for reuse, passing `score` through.
     fn give_back(&mut self, ply: usize, moves: Vec<(i32, u16)>, score: i32) -> i32 {
         self.buffers[ply] = moves;
         score
-    }
-
-    /// The principal variation: the best move, then the table's best replies.
-    fn principal_variation(&mut self, first: u16, max_len: usize) -> Vec<Pos> {
-        let mut pv = vec![self.pos(first)];
-        self.board.play(self.pos(first));
-        while pv.len() < max_len {
-            let Some(mv) = self.tt.probe(self.key()).and_then(|e| e.mv) else {
-                break;
-            };
-            let p = self.pos(mv);
-            if !self.board.is_empty_at(p) {
-                break;
-            }
-            self.board.play(p);
-            pv.push(p);
-        }
-        for _ in 0..pv.len() {
-            self.board.undo();
-        }
-        pv
-    }
-
-    /// Step 0 of every search: the root. Returns at once when the answer is forced.
-    fn iterate(&mut self, observer: &mut dyn Observer) -> Outcome {
-        let dims = self.board.dims();
-        if self.board.stone_count() == 0 {
-            // No stones of either side yet (blocked cells aside): take the centre or near it.
-            if let Some(p) = self.opening_move() {
-                return self.single(p, 0);
-            }
-        }
-        let mut moves = Vec::new();
-        let kind = self.classify(&mut moves);
-        match kind {
-            NodeKind::Win(i) => return self.single(self.pos(i), WIN - 1),
-            NodeKind::Forced(i) => return self.single(self.pos(i), 0),
-            NodeKind::Lost(Some(i)) => return self.single(self.pos(i), -(WIN - 2)),
-            NodeKind::Lost(None) | NodeKind::Quiet => {}
-        }
-        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let mut root: Vec<u16> = Vec::new();
-        for &(_, mv) in &moves {
-            if !self.is_foul(self.pos(mv)) {
-                root.push(mv);
-            }
-        }
-        if root.is_empty() {
-            // Nothing near the stones is legal: any legal empty cell.
-            let any = (0..dims.cells())
-                .map(|i| dims.pos(i))
-                .find(|&p| self.board.is_empty_at(p) && !self.is_foul(p));
-            return Outcome {
-                best: any,
-                score: 0,
-                depth: 0,
-                nodes: self.nodes,
-                pv: any.into_iter().collect(),
-            };
-        }
-        if root.len() == 1 {
-            return self.single(self.pos(root[0]), 0);
-        }
-
-        let max_depth = self.limits.max_depth.unwrap_or(DEFAULT_MAX_DEPTH).max(1);
-        let mut best = Outcome {
-            best: Some(self.pos(root[0])),
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            pv: vec![self.pos(root[0])],
-        };
-        for depth in 1..=max_depth {
-            let mut alpha = -INF;
-            let mut best_here = None;
-            for (k, &mv) in root.iter().enumerate() {
-                let p = self.pos(mv);
-                self.board.play(p);
-                let mut score;
-                if k == 0 {
-                    score = -self.negamax(depth - 1, -INF, -alpha, 1, true);
-                } else {
-                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, false);
-                    if score > alpha && !self.aborted {
-                        score = -self.negamax(depth - 1, -INF, -alpha, 1, true);
-                    }
-                }
-                self.board.undo();
-                if self.aborted {
-                    break;
-                }
-                if score > alpha {
-                    alpha = score;
-                    best_here = Some(k);
-                }
-            }
-            if let Some(k) = best_here {
-                // Best move first for the next iteration; the rest keep their order.
-                let mv = root.remove(k);
-                root.insert(0, mv);
-            }
-            if self.aborted {
-                // A move that beat the previous best in the unfinished iteration stands.
-                if let (Some(_), true) = (best_here, depth > 1) {
-                    best.best = Some(self.pos(root[0]));
-                    best.pv = vec![self.pos(root[0])];
-                }
-                break;
-            }
-            let pv = self.principal_variation(root[0], depth as usize);
-            best = Outcome {
-                best: Some(self.pos(root[0])),
-                score: alpha,
-                depth,
-                nodes: self.nodes,
-                pv,
-            };
-            observer.iteration(&Report {
-                depth,
-                score: alpha,
-                nodes: self.nodes,
-                elapsed_ms: self.clock.elapsed_ms(),
-                pv: best.pv.clone(),
-            });
-            let proven = alpha.abs() >= MATE_BOUND && WIN - alpha.abs() <= depth;
-            let soft_out = self
-                .limits
-                .soft_ms
-                .is_some_and(|s| self.clock.elapsed_ms() >= s);
-            if proven || soft_out {
-                break;
-            }
-        }
-        best.nodes = self.nodes;
-        best
-    }
-
-    /// The first stone of the game: the centre, or the legal cell nearest to it.
-    fn opening_move(&mut self) -> Option<Pos> {
-        let dims = self.board.dims();
-        let c = dims.centre();
-        (0..dims.cells())
-            .map(|i| dims.pos(i))
-            .filter(|&p| self.board.is_empty_at(p))
-            .min_by_key(|p| {
-                let dx = p.x as i32 - c.x as i32;
-                let dy = p.y as i32 - c.y as i32;
-                (dx * dx + dy * dy, p.y, p.x)
-            })
-    }
-
-    fn single(&mut self, p: Pos, score: i32) -> Outcome {
-        Outcome {
-            best: Some(p),
-            score,
-            depth: 0,
-            nodes: self.nodes,
-            pv: vec![p],
-        }
     }
 }
 

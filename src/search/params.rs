@@ -15,8 +15,34 @@ pub struct Params {
     pub beam: usize,
     /// Extra moves allowed per remaining depth at an interior node.
     pub beam_per_depth: usize,
+    /// Moves kept beyond the beam in case some of them may not be played (renju fouls).
+    pub beam_spare: usize,
     /// Nodes between two looks at the clock and the stop flag.
     pub poll_interval: u64,
+    /// Fours a leaf's VCF (the quiescence search) may use.
+    pub qvcf_fours: u32,
+    /// Nodes a leaf's VCF may visit.
+    pub qvcf_nodes: u64,
+    /// Nodes the root VCF may visit before the main search.
+    pub root_vcf_nodes: u64,
+    /// Nodes the root VCT may visit before the main search.
+    pub root_vct_nodes: u64,
+    /// Percent of the soft time limit the root threat searches may use (timed searches).
+    pub root_threat_share: u64,
+    /// Threats (fours and threes) the root VCT may use.
+    pub root_vct_threats: u32,
+    /// Late-move reductions: moves searched in full before reducing.
+    pub lmr_after: usize,
+    /// Late-move reductions: least remaining depth that is reduced.
+    pub lmr_depth: i32,
+    /// History scores saturate here.
+    pub history_max: i32,
+    /// History score divisor when it is added to a move's ordering score.
+    pub history_divisor: i32,
+    /// Half-width of the first aspiration window around the last iteration's score (0: none).
+    pub aspiration: i32,
+    /// Whether a node facing a double-threat point searches only the defences.
+    pub defend: bool,
 }
 
 impl Default for Params {
@@ -28,12 +54,68 @@ impl Default for Params {
             defence: 14,
             beam: 12,
             beam_per_depth: 2,
+            beam_spare: 6,
             poll_interval: 1024,
+            qvcf_fours: 12,
+            qvcf_nodes: 400,
+            root_vcf_nodes: 200_000,
+            root_vct_nodes: 100_000,
+            root_threat_share: 25,
+            root_vct_threats: 10,
+            lmr_after: 3,
+            lmr_depth: 3,
+            history_max: 1 << 16,
+            history_divisor: 4,
+            aspiration: 60,
+            defend: true,
         }
     }
 }
 
 impl Params {
+    /// Sets the tunable called `name` (its field name) to `value`; `false` if there is no such
+    /// tunable or the value does not fit it.
+    pub fn set(&mut self, name: &str, value: i64) -> bool {
+        let size = usize::try_from(value).ok();
+        let count = u64::try_from(value).ok();
+        let int = i32::try_from(value).ok();
+        let small = u32::try_from(value).ok();
+        match name {
+            "eval_own" => int.map(|v| self.eval_own = v),
+            "eval_opp" => int.map(|v| self.eval_opp = v),
+            "attack" => int.map(|v| self.attack = v),
+            "defence" => int.map(|v| self.defence = v),
+            "beam" => size.map(|v| self.beam = v),
+            "beam_per_depth" => size.map(|v| self.beam_per_depth = v),
+            "qvcf_fours" => small.map(|v| self.qvcf_fours = v),
+            "qvcf_nodes" => count.map(|v| self.qvcf_nodes = v),
+            "root_vcf_nodes" => count.map(|v| self.root_vcf_nodes = v),
+            "root_vct_nodes" => count.map(|v| self.root_vct_nodes = v),
+            "root_threat_share" => count.map(|v| self.root_threat_share = v.min(100)),
+            "root_vct_threats" => small.map(|v| self.root_vct_threats = v),
+            "lmr_after" => size.map(|v| self.lmr_after = v),
+            "lmr_depth" => int.map(|v| self.lmr_depth = v),
+            "history_divisor" => int.filter(|&v| v > 0).map(|v| self.history_divisor = v),
+            "aspiration" => int.filter(|&v| v >= 0).map(|v| self.aspiration = v),
+            "defend" => {
+                self.defend = value != 0;
+                Some(())
+            }
+            _ => None,
+        }
+        .is_some()
+    }
+
+    /// Plies by which the `searched`-th move (0-based) of a quiet non-PV node with `depth`
+    /// plies left is searched shallower.
+    pub fn reduction(&self, depth: i32, searched: usize) -> i32 {
+        if depth >= self.lmr_depth && searched >= self.lmr_after {
+            1
+        } else {
+            0
+        }
+    }
+
     /// How many ordered moves an interior node with `depth` plies left searches.
     pub fn beam_width(&self, depth: i32) -> usize {
         self.beam + self.beam_per_depth * depth.max(0) as usize

@@ -1,0 +1,625 @@
+//! Threat search: VCF (victory by continuous fours) and VCT (fours and open threes) for the side
+//! to move, on the board's line counts, within a node budget. Results are proofs: a returned
+//! win holds against every defence the rules allow (the VCT treats any defender four as a reply).
+
+use crate::board::threat::{five_points_through, fours_made, is_five_point};
+use crate::board::{renju, Board, Color};
+use crate::geometry::Pos;
+use crate::rules::Rule;
+
+const NONE: u16 = u16::MAX;
+/// Entries of the cache of positions proven to hold no VCF (a power of two).
+const FAIL_CACHE: usize = 1 << 14;
+/// Fours a VCF inside the VCT may use (fours cost the defender no choice, so they are cheap).
+const VCF_IN_VCT: u32 = 30;
+
+/// Nodes between two calls of the solver's stop check.
+const POLL: u64 = 1024;
+
+/// A threat-search solver. `nodes` counts every position it visits, across calls.
+pub struct Solver<'a> {
+    pub rule: Rule,
+    pub nodes: u64,
+    /// Asked every few thousand nodes whether to give up now: the search's stop flag and hard
+    /// limit, and `cap_ms` (elapsed milliseconds) when it is given.
+    pub stop_check: Option<&'a dyn Fn(Option<u64>) -> bool>,
+    /// A time cap for the current search, in elapsed milliseconds of the move.
+    pub cap_ms: Option<u64>,
+    limit: u64,
+    exhausted: bool,
+    line: Vec<u16>,
+    stack: Vec<u16>,
+    fail: Vec<(u64, u8)>,
+    vct_fail: Vec<(u64, u8)>,
+}
+
+/// What the side to move faces before a threat search: the cells it must or may play first.
+enum Start {
+    /// It has a five point: a win in one ply.
+    Five(u16),
+    /// The opponent has two five points (or one black may not block): no threat search helps.
+    Lost,
+    /// The opponent has one five point; only a block that is also a four continues a VCF.
+    Block(u16),
+    Free,
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(rule: Rule) -> Solver<'a> {
+        Solver {
+            rule,
+            nodes: 0,
+            stop_check: None,
+            cap_ms: None,
+            limit: 0,
+            exhausted: false,
+            line: Vec::new(),
+            stack: Vec::new(),
+            fail: vec![(0, 0); FAIL_CACHE],
+            vct_fail: vec![(0, 0); FAIL_CACHE],
+        }
+    }
+
+    /// The winning line of the last successful search: attacker and defender moves alternating,
+    /// ending with the attacker's last four (or its five).
+    pub fn line(&self, board: &Board) -> Vec<Pos> {
+        self.line
+            .iter()
+            .map(|&i| board.dims().pos(i as usize))
+            .collect()
+    }
+
+    /// Whether the last search stopped on its node budget (a `None` then proves nothing).
+    pub fn exhausted(&self) -> bool {
+        self.exhausted
+    }
+
+    fn begin(&mut self, budget: u64) {
+        self.limit = self.nodes.saturating_add(budget);
+        self.exhausted = false;
+        self.line.clear();
+    }
+
+    fn spend(&mut self) -> bool {
+        if self.nodes >= self.limit
+            || (self.nodes % POLL == 0 && self.stop_check.is_some_and(|stop| stop(self.cap_ms)))
+        {
+            self.exhausted = true;
+        } else {
+            self.nodes += 1;
+        }
+        !self.exhausted
+    }
+
+    fn foul(&self, board: &mut Board, c: Color, i: u16) -> bool {
+        if self.rule != Rule::Renju || c != Color::Black || !board.may_be_foul(i as usize) {
+            return false;
+        }
+        let p = board.dims().pos(i as usize);
+        renju::foul(board.grid_mut(), p).is_some()
+    }
+
+    /// Scans the board for the side to move's five and the opponent's five points.
+    fn start(&self, board: &mut Board) -> Start {
+        let me = board.to_move();
+        let opp = me.opp();
+        let mut block = None;
+        let mut blocks = 0;
+        for i in 0..board.dims().cells() {
+            if !board.is_empty_at(board.dims().pos(i)) {
+                continue;
+            }
+            if is_five_point(board, self.rule, me, i) {
+                return Start::Five(i as u16);
+            }
+            if is_five_point(board, self.rule, opp, i) {
+                blocks += 1;
+                block = Some(i as u16);
+            }
+        }
+        match block {
+            None => Start::Free,
+            Some(i) if blocks == 1 && !self.foul(board, me, i) => Start::Block(i),
+            Some(_) => Start::Lost,
+        }
+    }
+
+    /// Searches a VCF for the side to move with at most `max_fours` fours and `budget` nodes,
+    /// shorter ones first. Returns the plies to the five (1 when a five is on the board already).
+    pub fn vcf(&mut self, board: &mut Board, max_fours: u32, budget: u64) -> Option<i32> {
+        self.begin(budget);
+        let forced = match self.start(board) {
+            Start::Five(i) => {
+                self.line.push(i);
+                return Some(1);
+            }
+            Start::Lost => return None,
+            Start::Block(i) => i,
+            Start::Free => NONE,
+        };
+        // Deepen in steps, so that a short VCF is found before a long one.
+        let mut depth = 1;
+        let r = loop {
+            self.line.clear();
+            let r = self.vcf_node(board, depth.min(max_fours), forced);
+            if r.is_some() || self.exhausted || depth >= max_fours {
+                break r;
+            }
+            depth = (depth * 3).div_ceil(2);
+        };
+        self.line.reverse();
+        r
+    }
+
+    /// A VCF search at a node where neither side has a five point (the caller has looked).
+    /// `fours` lists every empty cell where the side to move has a window with three stones.
+    pub fn vcf_quiet(
+        &mut self,
+        board: &mut Board,
+        max_fours: u32,
+        budget: u64,
+        fours: &[u16],
+    ) -> Option<i32> {
+        self.begin(budget);
+        if fours.is_empty() {
+            return None;
+        }
+        let from = self.stack.len();
+        self.stack.extend_from_slice(fours);
+        let r = self.vcf_listed(board, max_fours, NONE, from);
+        self.stack.truncate(from);
+        self.line.reverse();
+        r
+    }
+
+    /// The cells the side to move must choose from when the opponent has a point giving it two
+    /// five points (an open three's straight four, a double four): the cells that spoil every
+    /// such point. `None` when the opponent has no such point.
+    /// `points` must include every empty cell where the opponent has two windows holding three
+    /// of its stones (the only places such a point can be).
+    pub fn must_defend(&mut self, board: &mut Board, points: &[u16], out: &mut Vec<u16>) -> bool {
+        self.defences_among(board, board.to_move().opp(), points, out);
+        !out.is_empty()
+    }
+
+    /// The attacker (side to move) has no five point; the defender's only five point, if any,
+    /// is `forced`. Tries every four.
+    fn vcf_node(&mut self, board: &mut Board, depth: u32, forced: u16) -> Option<i32> {
+        let from = self.stack.len();
+        self.scan_fours(board);
+        let r = self.vcf_listed(board, depth, forced, from);
+        self.stack.truncate(from);
+        r
+    }
+
+    /// Appends every empty cell where the side to move has a window holding three of its
+    /// stones (the cells where it may make a four) to the candidate stack.
+    fn scan_fours(&mut self, board: &Board) {
+        let me = board.to_move();
+        for i in 0..board.dims().cells() {
+            if board.lines(me, i, 3) > 0 && board.is_empty_index(i) {
+                self.stack.push(i as u16);
+            }
+        }
+    }
+
+    /// `vcf_node` with the attacker's candidate fours in `stack[from..]`: exactly the empty
+    /// cells where it has a window holding three of its stones.
+    fn vcf_listed(
+        &mut self,
+        board: &mut Board,
+        depth: u32,
+        forced: u16,
+        from: usize,
+    ) -> Option<i32> {
+        if depth == 0 || !self.spend() {
+            return None;
+        }
+        let key = board.key();
+        let slot = (key as usize) & (FAIL_CACHE - 1);
+        if forced == NONE && self.fail[slot].0 == key && self.fail[slot].1 as u32 >= depth {
+            return None;
+        }
+        let end = self.stack.len();
+        let mut result = None;
+        for k in from..end {
+            let i = self.stack[k];
+            if forced != NONE && i != forced {
+                continue;
+            }
+            if let Some(plies) = self.try_four(board, i, depth, from, end) {
+                result = Some(plies);
+                break;
+            }
+            if self.exhausted {
+                return None;
+            }
+        }
+        if result.is_none() && forced == NONE && !self.exhausted {
+            self.fail[slot] = (key, depth.min(255) as u8);
+        }
+        result
+    }
+
+    /// The attacker's candidate fours after its four on `i` and the block: the old ones still
+    /// open, and the cells of the windows through `i` that now hold three of its stones.
+    fn push_next_fours(&mut self, board: &Board, me: Color, i: u16, from: usize, end: usize) {
+        let child = self.stack.len();
+        for k in from..end {
+            let x = self.stack[k];
+            if x != i && board.is_empty_index(x as usize) && board.lines(me, x as usize, 3) > 0 {
+                self.stack.push(x);
+            }
+        }
+        let windows = board.windows();
+        for &w in windows.through(i as usize) {
+            let counts = board.wincount().counts(w as usize);
+            if counts[me.index()] != 3 || counts[me.opp().index()] != 0 {
+                continue;
+            }
+            for &e in windows.cells(w as usize) {
+                if board.is_empty_index(e as usize) && !self.stack[child..].contains(&e) {
+                    self.stack.push(e);
+                }
+            }
+        }
+    }
+
+    /// Plays the attacker's four on `i` (if it is one), the forced block, and goes on.
+    fn try_four(
+        &mut self,
+        board: &mut Board,
+        i: u16,
+        depth: u32,
+        from: usize,
+        end: usize,
+    ) -> Option<i32> {
+        let me = board.to_move();
+        let opp = me.opp();
+        if self.foul(board, me, i) {
+            return None;
+        }
+        let dims = board.dims();
+        board.play(dims.pos(i as usize));
+        let mut fives = [NONE; 2];
+        let n = five_points_through(board, self.rule, me, i as usize, &mut fives);
+        let result = if n == 0 {
+            None
+        } else if n >= 2 || self.foul(board, opp, fives[0]) {
+            // Two five points, or one that black may not take: the defender cannot stop it.
+            Some(3)
+        } else {
+            let block = fives[0];
+            board.play(dims.pos(block as usize));
+            let mut counter = [NONE; 2];
+            let m = five_points_through(board, self.rule, opp, block as usize, &mut counter);
+            let child = self.stack.len();
+            self.push_next_fours(board, me, i, from, end);
+            let r = match m {
+                0 => self.vcf_listed(board, depth - 1, NONE, child),
+                1 => self.vcf_listed(board, depth - 1, counter[0], child),
+                _ => None,
+            };
+            self.stack.truncate(child);
+            board.undo();
+            if r.is_some() {
+                self.line.push(block);
+            }
+            r.map(|plies| plies + 2)
+        };
+        board.undo();
+        if result.is_some() {
+            self.line.push(i);
+        }
+        result
+    }
+
+    /// Whether the side that just played cell `last` (the attacker; the defender is to move)
+    /// still wins by force: every reply loses to a VCF or VCT within `max_threats` threats.
+    /// Only fours and threes by `last` are followed: a quiet move proves nothing here.
+    pub fn wins_after(
+        &mut self,
+        board: &mut Board,
+        last: u16,
+        max_threats: u32,
+        budget: u64,
+    ) -> Option<i32> {
+        self.begin(budget);
+        let def = board.to_move();
+        let att = def.opp();
+        let cells = board.dims().cells();
+        if (0..cells).any(|i| board.is_empty_index(i) && is_five_point(board, self.rule, def, i)) {
+            return None;
+        }
+        let mut fives = [NONE; 2];
+        let n = five_points_through(board, self.rule, att, last as usize, &mut fives);
+        let mut r = None;
+        for depth in 1..=max_threats {
+            self.line.clear();
+            r = match n {
+                0 => self.defend(board, depth),
+                1 => self.defend_forced(board, depth - 1, fives[0]),
+                _ => Some(2),
+            };
+            if r.is_some() || self.exhausted {
+                break;
+            }
+        }
+        self.line.reverse();
+        r
+    }
+
+    /// Searches a VCT for the side to move: fours and open threes, the defender answering a
+    /// three with any move that stops it or with its own fours. `max_threats` bounds the
+    /// attacker's moves, `budget` the nodes. Returns plies to the five as an upper bound.
+    pub fn vct(&mut self, board: &mut Board, max_threats: u32, budget: u64) -> Option<i32> {
+        self.begin(budget);
+        let forced = match self.start(board) {
+            Start::Five(i) => {
+                self.line.push(i);
+                return Some(1);
+            }
+            Start::Lost => return None,
+            Start::Block(i) => i,
+            Start::Free => NONE,
+        };
+        // Deepen one threat at a time: short wins are found first and cheaply.
+        let mut r = None;
+        for depth in 1..=max_threats {
+            self.line.clear();
+            r = self.vct_node(board, depth, forced);
+            if r.is_some() || self.exhausted {
+                break;
+            }
+        }
+        self.line.reverse();
+        r
+    }
+
+    fn vct_node(&mut self, board: &mut Board, depth: u32, forced: u16) -> Option<i32> {
+        if depth == 0 || !self.spend() {
+            return None;
+        }
+        let mark = self.line.len();
+        if let Some(plies) = self.vcf_node(board, VCF_IN_VCT, forced) {
+            return Some(plies);
+        }
+        self.line.truncate(mark);
+        if self.exhausted || forced != NONE || depth < 2 {
+            return None;
+        }
+        let key = board.key();
+        let slot = (key as usize) & (FAIL_CACHE - 1);
+        if self.vct_fail[slot].0 == key && self.vct_fail[slot].1 as u32 >= depth {
+            return None;
+        }
+        let me = board.to_move();
+        let dims = board.dims();
+        // The cells where a stone adds to a window holding two or three own stones, most
+        // promising (by the win-count gains) first.
+        let mut order: Vec<(i32, u16)> = Vec::new();
+        for i in 0..dims.cells() {
+            let shape = board.lines(me, i, 2) + board.lines(me, i, 3);
+            if shape > 0 && board.is_empty_index(i) {
+                let score = 2 * board.gain(me, i) + board.gain(me.opp(), i);
+                order.push((score, i as u16));
+            }
+        }
+        order.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        for (_, i) in order {
+            let i = i as usize;
+            if self.foul(board, me, i as u16) {
+                continue;
+            }
+            board.play(dims.pos(i));
+            let mut fives = [NONE; 2];
+            let r = match five_points_through(board, self.rule, me, i, &mut fives) {
+                // A four (a VCF would have found a double one): the block, then go on.
+                1 => self.defend_forced(board, depth - 1, fives[0]),
+                _ if self.open_four_points(board, me, i) => self.defend(board, depth - 1),
+                _ => None,
+            };
+            board.undo();
+            if let Some(plies) = r {
+                self.line.push(i as u16);
+                return Some(plies + 1);
+            }
+            self.line.truncate(mark);
+            if self.exhausted {
+                return None;
+            }
+        }
+        self.vct_fail[slot] = (key, depth.min(255) as u8);
+        None
+    }
+
+    /// Whether `c`, which just played cell `i`, now has a point that gives it two five points
+    /// (a straight four or a double four) on the lines through `i`, and may play it.
+    fn open_four_points(&mut self, board: &mut Board, c: Color, i: usize) -> bool {
+        let windows = board.windows();
+        let mut cand = [NONE; 16];
+        let mut n = 0;
+        for &w in windows.through(i) {
+            let counts = board.wincount().counts(w as usize);
+            if counts[c.index()] != 3 || counts[c.opp().index()] != 0 {
+                continue;
+            }
+            for &e in windows.cells(w as usize) {
+                if n < cand.len()
+                    && board.is_empty_at(board.dims().pos(e as usize))
+                    && !cand[..n].contains(&e)
+                {
+                    cand[n] = e;
+                    n += 1;
+                }
+            }
+        }
+        cand[..n]
+            .iter()
+            .any(|&e| self.is_double_threat(board, c, e))
+    }
+
+    /// Whether `c` playing the empty cell `e` gets two five points, and may play it.
+    fn is_double_threat(&mut self, board: &mut Board, c: Color, e: u16) -> bool {
+        board.lines(c, e as usize, 3) >= 2
+            && fours_made(board, self.rule, c, e as usize) >= 2
+            && !self.foul(board, c, e)
+    }
+
+    /// The replies that stop every double-threat point of `att` (the cells of the windows that
+    /// such a point would turn into fours), in cell order; empty when `att` has no such point.
+    fn defences(&mut self, board: &mut Board, att: Color, out: &mut Vec<u16>) {
+        let mut points = Vec::new();
+        for f in 0..board.dims().cells() {
+            if board.lines(att, f, 3) >= 2 && board.is_empty_index(f) {
+                points.push(f as u16);
+            }
+        }
+        self.defences_among(board, att, &points, out);
+    }
+
+    /// `defences` for the threat points among `points` (empty cells; the others are not).
+    fn defences_among(
+        &mut self,
+        board: &mut Board,
+        att: Color,
+        points: &[u16],
+        out: &mut Vec<u16>,
+    ) {
+        out.clear();
+        let dims = board.dims();
+        for &f in points {
+            let f = f as usize;
+            if !self.is_double_threat(board, att, f as u16) {
+                continue;
+            }
+            let windows = board.windows();
+            for &w in windows.through(f) {
+                let counts = board.wincount().counts(w as usize);
+                if counts[att.index()] != 3 || counts[att.opp().index()] != 0 {
+                    continue;
+                }
+                for &e in windows.cells(w as usize) {
+                    if board.is_empty_at(dims.pos(e as usize)) && !out.contains(&e) {
+                        out.push(e);
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+    }
+
+    /// The defender (side to move) faces a three: the attacker wins only if it wins after every
+    /// reply (a defender VCF refutes the three at once).
+    fn defend(&mut self, board: &mut Board, depth: u32) -> Option<i32> {
+        if !self.spend() {
+            return None;
+        }
+        let me = board.to_move();
+        let att = me.opp();
+        let mark = self.line.len();
+        if self.vcf_node(board, VCF_IN_VCT, NONE).is_some() || self.exhausted {
+            self.line.truncate(mark);
+            return None;
+        }
+        self.line.truncate(mark);
+        let dims = board.dims();
+        let mut replies = Vec::new();
+        self.defences(board, att, &mut replies);
+        if replies.is_empty() {
+            // The threat is gone (a counter-four took it): the attacker has no tempo left.
+            return None;
+        }
+        for i in 0..dims.cells() {
+            let i = i as u16;
+            if !replies.contains(&i)
+                && board.lines(me, i as usize, 3) > 0
+                && board.is_empty_at(dims.pos(i as usize))
+                && fours_made(board, self.rule, me, i as usize) > 0
+            {
+                replies.push(i);
+            }
+        }
+        // Likely refutations first: a reply's worth to both sides on the win-count table.
+        let mut ranked: Vec<(i32, u16)> = replies
+            .iter()
+            .map(|&i| (board.gain(me, i as usize) + board.gain(att, i as usize), i))
+            .collect();
+        ranked.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut worst = 0;
+        let mut first = None;
+        for &(_, i) in &ranked {
+            let i = i as usize;
+            if self.foul(board, me, i as u16) {
+                continue;
+            }
+            board.play(dims.pos(i));
+            let mut fives = [NONE; 2];
+            let n = five_points_through(board, self.rule, me, i, &mut fives);
+            let r = match n {
+                0 => self.vct_node(board, depth, NONE),
+                1 => self.after_counter_four(board, depth, fives[0]),
+                _ => None,
+            };
+            board.undo();
+            match r {
+                None => {
+                    self.line.truncate(mark);
+                    return None;
+                }
+                Some(plies) => {
+                    if plies + 1 > worst {
+                        worst = plies + 1;
+                    }
+                    if first.is_none() {
+                        first = Some(self.line[mark..].to_vec());
+                    }
+                    self.line.truncate(mark);
+                }
+            }
+        }
+        // Keep one line (the first defence's) for the principal variation.
+        if let Some(l) = first {
+            self.line.extend(l);
+        }
+        Some(worst.max(3))
+    }
+
+    /// The defender made a four: the attacker must block on `block`, then the defender moves
+    /// again against the same threats.
+    fn after_counter_four(&mut self, board: &mut Board, depth: u32, block: u16) -> Option<i32> {
+        let att = board.to_move();
+        if self.foul(board, att, block) {
+            return None;
+        }
+        board.play(board.dims().pos(block as usize));
+        let mut fives = [NONE; 2];
+        let n = five_points_through(board, self.rule, att, block as usize, &mut fives);
+        let r = match n {
+            0 => self.defend(board, depth),
+            // The block made a four: the defender must block it in turn (or lose).
+            1 => self.defend_forced(board, depth, fives[0]),
+            _ => Some(2),
+        };
+        board.undo();
+        r.map(|plies| plies + 1)
+    }
+
+    /// The defender must take `block` (the attacker's five point), then the attacker moves.
+    fn defend_forced(&mut self, board: &mut Board, depth: u32, block: u16) -> Option<i32> {
+        let me = board.to_move();
+        if self.foul(board, me, block) {
+            return Some(2);
+        }
+        board.play(board.dims().pos(block as usize));
+        let mut fives = [NONE; 2];
+        let n = five_points_through(board, self.rule, me, block as usize, &mut fives);
+        let r = match n {
+            0 => self.vct_node(board, depth, NONE),
+            1 => self.vct_node(board, depth, fives[0]),
+            _ => None,
+        };
+        board.undo();
+        r.map(|plies| plies + 1)
+    }
+}
