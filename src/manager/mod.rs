@@ -7,3 +7,4 @@ pub mod game;
 pub mod openings;
 pub mod record;
 pub mod stats;
+pub mod tactics;

@@ -34,8 +34,13 @@ impl Case {
     pub fn points(&self, key: &str) -> Vec<Pos> {
         match self.get(key) {
             None | Some("-") | Some("") => Vec::new(),
-            Some(list) => list.split(',').map(|t| self.point(t)).collect(),
+            Some(list) => self.points_in(list),
         }
+    }
+
+    /// The points of a comma-separated list such as `h8,i9`.
+    pub fn points_in(&self, list: &str) -> Vec<Pos> {
+        list.split(',').map(|t| self.point(t)).collect()
     }
 
     /// The position: black and white stone sets, with `to_move` (or the counts) deciding the side.
