@@ -149,6 +149,8 @@ pub fn judge(case: &Case, answer: Pos, budget: u64) -> Judgement {
     board.play(answer);
     let last = board.dims().index(answer) as u16;
     let mut solver = Solver::new(case.rule);
+    // Proofs may follow VCFs as long as the longest in the test files.
+    solver.vcf_in_vct = 120;
     match solver.wins_after(&mut board, last, 20, budget) {
         Some(_) => Judgement::Proved,
         None => Judgement::Unproved,

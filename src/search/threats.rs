@@ -10,7 +10,8 @@ use crate::rules::Rule;
 const NONE: u16 = u16::MAX;
 /// Entries of the cache of positions proven to hold no VCF (a power of two).
 const FAIL_CACHE: usize = 1 << 14;
-/// Fours a VCF inside the VCT may use (fours cost the defender no choice, so they are cheap).
+/// Fours a VCF inside the VCT may use by default (fours cost the defender no choice, so they
+/// are cheap).
 const VCF_IN_VCT: u32 = 30;
 
 /// Nodes between two calls of the solver's stop check.
@@ -25,6 +26,8 @@ pub struct Solver<'a> {
     pub stop_check: Option<&'a dyn Fn(Option<u64>) -> bool>,
     /// A time cap for the current search, in elapsed milliseconds of the move.
     pub cap_ms: Option<u64>,
+    /// Fours a VCF inside the VCT may use (either side's).
+    pub vcf_in_vct: u32,
     limit: u64,
     exhausted: bool,
     line: Vec<u16>,
@@ -51,6 +54,7 @@ impl<'a> Solver<'a> {
             nodes: 0,
             stop_check: None,
             cap_ms: None,
+            vcf_in_vct: VCF_IN_VCT,
             limit: 0,
             exhausted: false,
             line: Vec::new(),
@@ -381,7 +385,7 @@ impl<'a> Solver<'a> {
             return None;
         }
         let mark = self.line.len();
-        if let Some(plies) = self.vcf_node(board, VCF_IN_VCT, forced) {
+        if let Some(plies) = self.vcf_node(board, self.vcf_in_vct, forced) {
             return Some(plies);
         }
         self.line.truncate(mark);
@@ -518,7 +522,7 @@ impl<'a> Solver<'a> {
         let me = board.to_move();
         let att = me.opp();
         let mark = self.line.len();
-        if self.vcf_node(board, VCF_IN_VCT, NONE).is_some() || self.exhausted {
+        if self.vcf_node(board, self.vcf_in_vct, NONE).is_some() || self.exhausted {
             self.line.truncate(mark);
             return None;
         }
