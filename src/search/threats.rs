@@ -128,18 +128,28 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// Starts a root search: `Err` with the result when the start settles it (a five to take:
+    /// a win in one; the opponent's unstoppable five: none), else `Ok` with the cell the first
+    /// move must block (`NONE` when it is free).
+    fn root_start(&mut self, board: &mut Board, budget: u64) -> Result<u16, Option<i32>> {
+        self.begin(budget);
+        match self.start(board) {
+            Start::Five(i) => {
+                self.line.push(i);
+                Err(Some(1))
+            }
+            Start::Lost => Err(None),
+            Start::Block(i) => Ok(i),
+            Start::Free => Ok(NONE),
+        }
+    }
+
     /// Searches a VCF for the side to move with at most `max_fours` fours and `budget` nodes,
     /// shorter ones first. Returns the plies to the five (1 when a five is on the board already).
     pub fn vcf(&mut self, board: &mut Board, max_fours: u32, budget: u64) -> Option<i32> {
-        self.begin(budget);
-        let forced = match self.start(board) {
-            Start::Five(i) => {
-                self.line.push(i);
-                return Some(1);
-            }
-            Start::Lost => return None,
-            Start::Block(i) => i,
-            Start::Free => NONE,
+        let forced = match self.root_start(board, budget) {
+            Ok(forced) => forced,
+            Err(settled) => return settled,
         };
         // Deepen in steps, so that a short VCF is found before a long one.
         let mut depth = 1;
@@ -357,15 +367,9 @@ impl<'a> Solver<'a> {
     /// three with any move that stops it or with its own fours. `max_threats` bounds the
     /// attacker's moves, `budget` the nodes. Returns plies to the five as an upper bound.
     pub fn vct(&mut self, board: &mut Board, max_threats: u32, budget: u64) -> Option<i32> {
-        self.begin(budget);
-        let forced = match self.start(board) {
-            Start::Five(i) => {
-                self.line.push(i);
-                return Some(1);
-            }
-            Start::Lost => return None,
-            Start::Block(i) => i,
-            Start::Free => NONE,
+        let forced = match self.root_start(board, budget) {
+            Ok(forced) => forced,
+            Err(settled) => return settled,
         };
         // Deepen one threat at a time: short wins are found first and cheaply.
         let mut r = None;
