@@ -1,6 +1,7 @@
 //! Static evaluation and per-cell move scores, read from the win-count table.
 
-use crate::board::Board;
+use crate::board::wincount::CellSums;
+use crate::board::{Board, Color};
 use crate::search::params::Params;
 
 /// Scores strictly inside this bound are evaluations; beyond it they are proven wins or losses.
@@ -15,11 +16,10 @@ pub fn evaluate(board: &Board, params: &Params) -> i32 {
     score.clamp(-EVAL_BOUND + 1, EVAL_BOUND - 1)
 }
 
-/// How promising cell index `i` is for the side to move: what a stone there gains it (attack)
-/// plus what it takes from the opponent (defence).
-pub fn move_score(board: &Board, i: usize, params: &Params) -> i32 {
-    let me = board.to_move();
-    let attack = board.gain(me, i) as i64 * params.attack as i64;
-    let defence = board.gain(me.opp(), i) as i64 * params.defence as i64;
+/// How promising a cell is for colour `me`, from the cell's sums on the win-count table: what a
+/// stone there gains it (attack) plus what it takes from the opponent (defence).
+pub fn move_score(sums: &CellSums, me: Color, params: &Params) -> i32 {
+    let attack = sums.gain[me.index()] as i64 * params.attack as i64;
+    let defence = sums.gain[me.opp().index()] as i64 * params.defence as i64;
     ((attack + defence) / 16).min(i32::MAX as i64 / 2) as i32
 }

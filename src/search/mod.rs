@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::board::threat::fours_made;
 use crate::board::wincount::line_count;
 use crate::board::{renju, Board, Color};
-use crate::eval::{evaluate, EVAL_BOUND};
+use crate::eval::{evaluate, move_score, EVAL_BOUND};
 use crate::geometry::Pos;
 use crate::rules::Rule;
 use limits::{Clock, Limits};
@@ -190,7 +190,6 @@ impl Searcher<'_> {
         let opp = me.opp();
         let (m, o) = (me.index(), opp.index());
         let dims = self.board.dims();
-        let (attack, defence) = (self.params.attack as i64, self.params.defence as i64);
         let mut opp_five = None;
         let mut opp_fives = 0;
         for word in 0..self.board.candidate_words() {
@@ -213,8 +212,7 @@ impl Searcher<'_> {
                 if line_count(sums.lines[o], 3) >= 2 {
                     self.threats.push(i as u16);
                 }
-                let score = (sums.gain[m] as i64 * attack + sums.gain[o] as i64 * defence) / 16;
-                moves.push((score.min(i32::MAX as i64 / 2) as i32, i as u16));
+                moves.push((move_score(&sums, me, &self.params), i as u16));
             }
         }
         match opp_five {

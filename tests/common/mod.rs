@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use wuzi::board::{Board, Color};
 use wuzi::geometry::{Dims, Pos};
+use wuzi::manager::tactics::parse_point;
 
 /// One test-data line: its `key=value` fields.
 pub struct Case {
@@ -25,10 +26,7 @@ impl Case {
 
     /// A point such as `h8` (column letter, row number from the bottom) in protocol coordinates.
     pub fn point(&self, text: &str) -> Pos {
-        let (col, row) = text.split_at(1);
-        let x = (col.as_bytes()[0] - b'a') as usize;
-        let row: usize = row.parse().unwrap_or_else(|_| panic!("bad point {text}"));
-        Pos::new(x, self.size() - row)
+        parse_point(text, self.size()).unwrap_or_else(|| panic!("bad point {text}"))
     }
 
     pub fn points(&self, key: &str) -> Vec<Pos> {
