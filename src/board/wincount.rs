@@ -3,7 +3,7 @@
 //! and line counts).
 
 use super::grid::Color;
-use super::windows::Windows;
+use super::windows::{Windows, WINDOW_LEN};
 use crate::geometry::MAX_CELLS;
 
 /// Worth of a window holding `k` stones of one colour and none of the other (the evaluation).
@@ -108,24 +108,41 @@ impl WinCount {
     pub fn update(&mut self, windows: &Windows, cell: usize, black: bool, white: bool, delta: i8) {
         let db = if black { delta } else { 0 };
         let dw = if white { delta } else { 0 };
-        for &w in windows.through(cell) {
-            let w = w as usize;
-            let [b0, w0] = self.counts[w];
-            let (b1, w1) = (b0.wrapping_add_signed(db), w0.wrapping_add_signed(dw));
-            self.counts[w] = [b1, w1];
-            let (b0, w0, b1, w1) = (b0 as usize, w0 as usize, b1 as usize, w1 as usize);
-            let (black0, black1) = (WORTH[b0][w0], WORTH[b1][w1]);
-            let (white0, white1) = (WORTH[w0][b0], WORTH[w1][b1]);
-            self.total[0] += black1.value - black0.value;
-            self.total[1] += white1.value - white0.value;
-            let delta = [black1.packed - black0.packed, white1.packed - white0.packed];
-            if delta == [0, 0] {
+        // Along each line, a cell's change is the sum of the changes of the (up to five)
+        // windows covering it: a running sum over the segment, one addition per cell.
+        for seg in windows.segments(cell) {
+            let n = seg.len;
+            let mut deltas = [[0i64; 2]; WINDOW_LEN];
+            let mut any = false;
+            for (k, d) in deltas.iter_mut().enumerate().take(n) {
+                let w = seg.windows[k] as usize;
+                let [b0, w0] = self.counts[w];
+                let (b1, w1) = (b0.wrapping_add_signed(db), w0.wrapping_add_signed(dw));
+                self.counts[w] = [b1, w1];
+                let (b0, w0, b1, w1) = (b0 as usize, w0 as usize, b1 as usize, w1 as usize);
+                let (black0, black1) = (WORTH[b0][w0], WORTH[b1][w1]);
+                let (white0, white1) = (WORTH[w0][b0], WORTH[w1][b1]);
+                self.total[0] += black1.value - black0.value;
+                self.total[1] += white1.value - white0.value;
+                *d = [black1.packed - black0.packed, white1.packed - white0.packed];
+                any |= *d != [0, 0];
+            }
+            if !any {
                 continue;
             }
-            for &c in windows.cells(w) {
-                let s = &mut self.cells[c as usize & (MAX_CELLS - 1)].0;
-                s[0] += delta[0];
-                s[1] += delta[1];
+            let mut run = [0i64; 2];
+            for j in 0..n + WINDOW_LEN - 1 {
+                if j < n {
+                    run[0] += deltas[j][0];
+                    run[1] += deltas[j][1];
+                }
+                if j >= WINDOW_LEN {
+                    run[0] -= deltas[j - WINDOW_LEN][0];
+                    run[1] -= deltas[j - WINDOW_LEN][1];
+                }
+                let s = &mut self.cells[seg.cells[j] as usize & (MAX_CELLS - 1)].0;
+                s[0] += run[0];
+                s[1] += run[1];
             }
         }
     }

@@ -182,7 +182,9 @@ impl Searcher<'_> {
     /// Looks at every candidate cell once: own fives, the opponent's fives, move scores, and
     /// the cells where either side has windows holding three stones (into `self.fours` for the
     /// side to move, `self.threats` for the opponent's possible double threats).
-    fn classify(&mut self, moves: &mut Vec<(i32, u16)>) -> NodeKind {
+    /// At a leaf (`SCORE` false) the move scores and the opponent's threat cells are not needed:
+    /// `moves` then gets the candidates unscored, and `threats` stays empty.
+    fn classify<const SCORE: bool>(&mut self, moves: &mut Vec<(i32, u16)>) -> NodeKind {
         moves.clear();
         self.fours.clear();
         self.threats.clear();
@@ -208,6 +210,10 @@ impl Searcher<'_> {
                 }
                 if line_count(sums.lines[m], 3) > 0 {
                     self.fours.push(i as u16);
+                }
+                if !SCORE {
+                    moves.push((0, i as u16));
+                    continue;
                 }
                 if line_count(sums.lines[o], 3) >= 2 {
                     self.threats.push(i as u16);
@@ -280,7 +286,11 @@ impl Searcher<'_> {
 
         // Step 2. Immediate results: own five, opponent's double five, forced block.
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        let kind = self.classify(&mut moves);
+        let kind = if depth > 0 {
+            self.classify::<true>(&mut moves)
+        } else {
+            self.classify::<false>(&mut moves)
+        };
         let forced = match kind {
             NodeKind::Win(_) => return self.give_back(ply, moves, WIN - (ply as i32 + 1)),
             NodeKind::Lost(_) => return self.give_back(ply, moves, -(WIN - (ply as i32 + 2))),

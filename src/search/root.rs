@@ -35,7 +35,7 @@ impl Searcher<'_> {
             }
         }
         let mut moves = Vec::new();
-        let kind = self.classify(&mut moves);
+        let kind = self.classify::<true>(&mut moves);
         match kind {
             NodeKind::Win(i) => return self.single(self.pos(i), WIN - 1),
             NodeKind::Forced(i) => {
