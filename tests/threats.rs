@@ -269,8 +269,9 @@ fn engine_keeps_the_win_at_a_node_budget() {
     }
     println!("VCF {vcf_kept}/{vcf}, deeper {deep_kept}/{deep}");
     assert_eq!(vcf_kept, vcf);
-    // 35 of the 60 when written; the floor leaves no room for a regression.
-    assert!(deep_kept >= 35, "deeper: {deep_kept}/{deep}");
+    // 49 of the 60 since the VCT plays quiet moves that threaten a VCF (35 before); the floor
+    // leaves no room for a regression.
+    assert!(deep_kept >= 49, "deeper: {deep_kept}/{deep}");
 }
 
 #[test]
@@ -338,6 +339,18 @@ fn survey_vct() {
         e.1 += 1;
         let mut b = case.board();
         let mut s = Solver::new(rule_of(case));
+        if let Some(n) = std::env::var("WUZI_PROBE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            s.probe_nodes = n;
+        }
+        if let Some(n) = std::env::var("WUZI_QUIET")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            s.quiet_plies = n;
+        }
         let r = s.vct(&mut b, 12, 200_000);
         nodes += s.nodes;
         if r.is_some() {

@@ -133,6 +133,8 @@ impl Search<'_> {
         };
         let mut solver = Solver::new(self.rule);
         solver.stop_check = Some(&out_of_time);
+        solver.probe_nodes = self.params.vct_probe_nodes;
+        solver.quiet_plies = self.params.vct_quiet_plies;
         let mut s = Searcher {
             board: self.board,
             rule: self.rule,

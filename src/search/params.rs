@@ -31,6 +31,11 @@ pub struct Params {
     pub root_threat_share: u64,
     /// Threats (fours and threes) the root VCT may use.
     pub root_vct_threats: u32,
+    /// Nodes the VCT spends on each quiet attacker move looking for a threatened VCF (0: the
+    /// VCT plays threes and fours only).
+    pub vct_probe_nodes: u64,
+    /// The first this many attacker moves of a VCT line may be such quiet moves.
+    pub vct_quiet_plies: u32,
     /// Late-move reductions: moves searched in full before reducing.
     pub lmr_after: usize,
     /// Late-move reductions: least remaining depth that is reduced.
@@ -62,6 +67,8 @@ impl Default for Params {
             root_vct_nodes: 100_000,
             root_threat_share: 25,
             root_vct_threats: 10,
+            vct_probe_nodes: 10,
+            vct_quiet_plies: 2,
             lmr_after: 3,
             lmr_depth: 3,
             history_max: 1 << 16,
@@ -93,6 +100,8 @@ impl Params {
             "root_vct_nodes" => count.map(|v| self.root_vct_nodes = v),
             "root_threat_share" => count.map(|v| self.root_threat_share = v.min(100)),
             "root_vct_threats" => small.map(|v| self.root_vct_threats = v),
+            "vct_probe_nodes" => count.map(|v| self.vct_probe_nodes = v),
+            "vct_quiet_plies" => small.map(|v| self.vct_quiet_plies = v),
             "lmr_after" => size.map(|v| self.lmr_after = v),
             "lmr_depth" => int.map(|v| self.lmr_depth = v),
             "history_divisor" => int.filter(|&v| v > 0).map(|v| self.history_divisor = v),

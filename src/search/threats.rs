@@ -16,6 +16,21 @@ const VCF_IN_VCT: u32 = 30;
 
 /// Nodes between two calls of the solver's stop check.
 const POLL: u64 = 1024;
+/// Nodes a VCT may spend, by default, looking for the VCF a quiet attacker move threatens.
+const PROBE_NODES: u64 = 10;
+/// Fours such a threatened VCF may use.
+const PROBE_FOURS: u32 = 12;
+/// The first attacker moves of a VCT line that may be quiet moves threatening a VCF.
+const QUIET_PLIES: u32 = 2;
+
+/// The kind of threat the defender faces in the VCT.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Threat {
+    /// A point giving the attacker two five points (an open three's, a double four's).
+    Double,
+    /// A VCF the attacker would have if it moved again (a quiet move's threat).
+    Vcf,
+}
 
 /// A threat-search solver. `nodes` counts every position it visits, across calls.
 pub struct Solver<'a> {
@@ -28,8 +43,15 @@ pub struct Solver<'a> {
     pub cap_ms: Option<u64>,
     /// Fours a VCF inside the VCT may use (either side's).
     pub vcf_in_vct: u32,
+    /// Nodes the VCT may spend on each quiet attacker move, looking for the VCF it threatens
+    /// (0: threes and fours only).
+    pub probe_nodes: u64,
+    /// The first this many attacker moves of a VCT line may be such quiet moves.
+    pub quiet_plies: u32,
+    vct_ply: u32,
     limit: u64,
     exhausted: bool,
+    stopped: bool,
     line: Vec<u16>,
     stack: Vec<u16>,
     fail: Vec<(u64, u8)>,
@@ -55,8 +77,12 @@ impl<'a> Solver<'a> {
             stop_check: None,
             cap_ms: None,
             vcf_in_vct: VCF_IN_VCT,
+            probe_nodes: PROBE_NODES,
+            quiet_plies: QUIET_PLIES,
+            vct_ply: 0,
             limit: 0,
             exhausted: false,
+            stopped: false,
             line: Vec::new(),
             stack: Vec::new(),
             fail: vec![(0, 0); FAIL_CACHE],
@@ -81,13 +107,15 @@ impl<'a> Solver<'a> {
     fn begin(&mut self, budget: u64) {
         self.limit = self.nodes.saturating_add(budget);
         self.exhausted = false;
+        self.stopped = false;
         self.line.clear();
     }
 
     fn spend(&mut self) -> bool {
-        if self.nodes >= self.limit
-            || (self.nodes % POLL == 0 && self.stop_check.is_some_and(|stop| stop(self.cap_ms)))
-        {
+        if self.nodes >= self.limit {
+            self.exhausted = true;
+        } else if self.nodes % POLL == 0 && self.stop_check.is_some_and(|stop| stop(self.cap_ms)) {
+            self.stopped = true;
             self.exhausted = true;
         } else {
             self.nodes += 1;
@@ -351,7 +379,7 @@ impl<'a> Solver<'a> {
         for depth in 1..=max_threats {
             self.line.clear();
             r = match n {
-                0 => self.defend(board, depth),
+                0 => self.defend(board, depth, Threat::Vcf),
                 1 => self.defend_forced(board, depth - 1, fives[0]),
                 _ => Some(2),
             };
@@ -385,6 +413,14 @@ impl<'a> Solver<'a> {
     }
 
     fn vct_node(&mut self, board: &mut Board, depth: u32, forced: u16) -> Option<i32> {
+        self.vct_ply += 1;
+        let r = self.vct_move(board, depth, forced);
+        self.vct_ply -= 1;
+        r
+    }
+
+    /// `vct_node` at attacker move `vct_ply` of the line (1 for the first).
+    fn vct_move(&mut self, board: &mut Board, depth: u32, forced: u16) -> Option<i32> {
         if depth == 0 || !self.spend() {
             return None;
         }
@@ -414,7 +450,8 @@ impl<'a> Solver<'a> {
             }
         }
         order.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        for (_, i) in order {
+        let mut quiet = Vec::new();
+        for &(_, i) in &order {
             let i = i as usize;
             if self.foul(board, me, i as u16) {
                 continue;
@@ -424,8 +461,13 @@ impl<'a> Solver<'a> {
             let r = match five_points_through(board, self.rule, me, i, &mut fives) {
                 // A four (a VCF would have found a double one): the block, then go on.
                 1 => self.defend_forced(board, depth - 1, fives[0]),
-                _ if self.open_four_points(board, me, i) => self.defend(board, depth - 1),
-                _ => None,
+                _ if self.open_four_points(board, me, i) => {
+                    self.defend(board, depth - 1, Threat::Double)
+                }
+                _ => {
+                    quiet.push(i as u16);
+                    None
+                }
             };
             board.undo();
             if let Some(plies) = r {
@@ -437,8 +479,96 @@ impl<'a> Solver<'a> {
                 return None;
             }
         }
+        // Then the quiet moves that threaten a VCF, the defender answering on its cells.
+        if self.probe_nodes > 0 && self.vct_ply <= self.quiet_plies {
+            for i in quiet {
+                board.play(dims.pos(i as usize));
+                let r = self.defend(board, depth - 1, Threat::Vcf);
+                board.undo();
+                if let Some(plies) = r {
+                    self.line.push(i);
+                    return Some(plies + 1);
+                }
+                self.line.truncate(mark);
+                if self.exhausted {
+                    return None;
+                }
+            }
+        }
         self.vct_fail[slot] = (key, depth.min(255) as u8);
         None
+    }
+
+    /// Whether the attacker (the side not to move) would have a VCF if it moved again. If so,
+    /// `out` gets every cell where a defender stone may spoil the one found: its own cells,
+    /// the final five points, and the cells sharing a window with a block where the defender
+    /// has stones (a block there might make a defender four, or change a renju foul).
+    fn threatened_vcf(&mut self, board: &mut Board, out: &mut Vec<u16>) -> bool {
+        let def = board.to_move();
+        let att = def.opp();
+        let limit = self.limit;
+        self.limit = limit.min(self.nodes.saturating_add(self.probe_nodes));
+        let mark = self.line.len();
+        board.set_to_move(att);
+        let mut depth = 1;
+        let found = loop {
+            self.line.truncate(mark);
+            let r = self.vcf_node(board, depth, NONE);
+            if r.is_some() || self.exhausted || depth >= PROBE_FOURS {
+                break r.is_some();
+            }
+            depth = (depth * 3).div_ceil(2).min(PROBE_FOURS);
+        };
+        self.limit = limit;
+        self.exhausted = self.stopped || self.nodes >= limit;
+        out.clear();
+        if found {
+            let line: Vec<u16> = self.line[mark..].iter().rev().copied().collect();
+            let near = if self.rule == Rule::Renju && def == Color::Black {
+                1
+            } else {
+                2
+            };
+            for (k, &c) in line.iter().enumerate() {
+                if k % 2 == 1 {
+                    self.spoilers(board, def, c, near, out);
+                }
+                out.push(c);
+                board.play(board.dims().pos(c as usize));
+            }
+            let last = line[line.len() - 1] as usize;
+            let mut fives = [NONE; 2];
+            let n = five_points_through(board, self.rule, att, last, &mut fives);
+            for &f in &fives[..n.min(2)] {
+                self.spoilers(board, def, f, near, out);
+                out.push(f);
+            }
+            for _ in &line {
+                board.undo();
+            }
+            out.sort_unstable();
+            out.dedup();
+        }
+        self.line.truncate(mark);
+        board.set_to_move(def);
+        found
+    }
+
+    /// Appends the empty cells of the windows through `b` that hold at least `near` stones of
+    /// `def` and none of the other side's.
+    fn spoilers(&self, board: &Board, def: Color, b: u16, near: u8, out: &mut Vec<u16>) {
+        let windows = board.windows();
+        for &w in windows.through(b as usize) {
+            let counts = board.wincount().counts(w as usize);
+            if counts[def.index()] < near || counts[def.opp().index()] != 0 {
+                continue;
+            }
+            for &e in windows.cells(w as usize) {
+                if e != b && board.is_empty_index(e as usize) {
+                    out.push(e);
+                }
+            }
+        }
     }
 
     /// Whether `c`, which just played cell `i`, now has a point that gives it two five points
@@ -519,24 +649,29 @@ impl<'a> Solver<'a> {
 
     /// The defender (side to move) faces a three: the attacker wins only if it wins after every
     /// reply (a defender VCF refutes the three at once).
-    fn defend(&mut self, board: &mut Board, depth: u32) -> Option<i32> {
+    fn defend(&mut self, board: &mut Board, depth: u32, threat: Threat) -> Option<i32> {
         if !self.spend() {
             return None;
         }
         let me = board.to_move();
         let att = me.opp();
         let mark = self.line.len();
+        let mut replies = Vec::new();
+        // The threat is gone (never made, or a counter-four took it): no tempo left.
+        if threat == Threat::Vcf && !self.threatened_vcf(board, &mut replies) {
+            return None;
+        }
         if self.vcf_node(board, self.vcf_in_vct, NONE).is_some() || self.exhausted {
             self.line.truncate(mark);
             return None;
         }
         self.line.truncate(mark);
         let dims = board.dims();
-        let mut replies = Vec::new();
-        self.defences(board, att, &mut replies);
-        if replies.is_empty() {
-            // The threat is gone (a counter-four took it): the attacker has no tempo left.
-            return None;
+        if threat == Threat::Double {
+            self.defences(board, att, &mut replies);
+            if replies.is_empty() {
+                return None;
+            }
         }
         for i in 0..dims.cells() {
             let i = i as u16;
@@ -566,7 +701,7 @@ impl<'a> Solver<'a> {
             let n = five_points_through(board, self.rule, me, i, &mut fives);
             let r = match n {
                 0 => self.vct_node(board, depth, NONE),
-                1 => self.after_counter_four(board, depth, fives[0]),
+                1 => self.after_counter_four(board, depth, fives[0], threat),
                 _ => None,
             };
             board.undo();
@@ -595,7 +730,13 @@ impl<'a> Solver<'a> {
 
     /// The defender made a four: the attacker must block on `block`, then the defender moves
     /// again against the same threats.
-    fn after_counter_four(&mut self, board: &mut Board, depth: u32, block: u16) -> Option<i32> {
+    fn after_counter_four(
+        &mut self,
+        board: &mut Board,
+        depth: u32,
+        block: u16,
+        threat: Threat,
+    ) -> Option<i32> {
         let att = board.to_move();
         if self.foul(board, att, block) {
             return None;
@@ -604,7 +745,7 @@ impl<'a> Solver<'a> {
         let mut fives = [NONE; 2];
         let n = five_points_through(board, self.rule, att, block as usize, &mut fives);
         let r = match n {
-            0 => self.defend(board, depth),
+            0 => self.defend(board, depth, threat),
             // The block made a four: the defender must block it in turn (or lose).
             1 => self.defend_forced(board, depth, fives[0]),
             _ => Some(2),
