@@ -287,6 +287,9 @@ impl Searcher<'_> {
         }
 
         // Step 2. Immediate results: own five, opponent's double five, forced block.
+        if depth > 0 {
+            self.tt.prefetch(self.key());
+        }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         let kind = if depth > 0 {
             self.classify::<true>(&mut moves)
