@@ -255,25 +255,25 @@ impl Searcher<'_> {
         self.aborted
     }
 
-    /// Scores the moves for ordering and sorts the best `keep` of them first, dropping the rest.
+    /// Scores the moves for ordering and keeps the best `keep` of them; `pick` then brings
+    /// them to the front one at a time (most nodes cut off after a few moves).
     fn order(&self, moves: &mut Vec<(i32, u16)>, tt_move: Option<u16>, ply: usize, keep: usize) {
         let history = &self.history[self.board.to_move().index()];
+        let killers = self.killers[ply];
         for m in moves.iter_mut() {
             if Some(m.1) == tt_move {
                 m.0 = i32::MAX;
-            } else if self.killers[ply].contains(&m.1) {
+            } else if m.1 == killers[0] || m.1 == killers[1] {
                 m.0 = m.0.saturating_add(1 << 24);
             } else {
                 m.0 =
                     m.0.saturating_add(history[m.1 as usize] / self.params.history_divisor);
             }
         }
-        let better = |a: &(i32, u16), b: &(i32, u16)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
         if keep < moves.len() {
             moves.select_nth_unstable_by(keep, better);
             moves.truncate(keep);
         }
-        moves.sort_unstable_by(better);
     }
 
     fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize, pv: bool) -> i32 {
@@ -374,6 +374,7 @@ impl Searcher<'_> {
             if searched >= width {
                 break;
             }
+            pick(&mut moves, k);
             let mv = moves[k].1;
             let p = self.pos(mv);
             if !forced && self.is_foul(p) {
@@ -481,6 +482,22 @@ impl Searcher<'_> {
         self.buffers[ply] = moves;
         score
     }
+}
+
+/// Move order: higher score first, then lower cell index.
+fn better(a: &(i32, u16), b: &(i32, u16)) -> std::cmp::Ordering {
+    b.0.cmp(&a.0).then(a.1.cmp(&b.1))
+}
+
+/// Swaps the best of `moves[k..]` (by `better`) into place `k`.
+fn pick(moves: &mut [(i32, u16)], k: usize) {
+    let mut best = k;
+    for j in k + 1..moves.len() {
+        if better(&moves[j], &moves[best]).is_lt() {
+            best = j;
+        }
+    }
+    moves.swap(k, best);
 }
 
 /// Mate scores are stored relative to the node, so they stay right wherever it is reached.
