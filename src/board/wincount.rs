@@ -94,8 +94,63 @@ const fn worth_table() -> [[Worth; 6]; 6] {
     t
 }
 
-/// `WORTH[mine][theirs]`, read on every window update.
-static WORTH: [[Worth; 6]; 6] = worth_table();
+/// What one stone added to or removed from a window changes, for (black, white): the window
+/// values and the packed words of its cells.
+#[derive(Clone, Copy)]
+struct Change {
+    value: [i32; 2],
+    packed: [i64; 2],
+}
+
+/// The change of a window holding (`b`, `w`) stones when `colour` (0 black, 1 white) gains
+/// `step` (+1 or -1) stones; none when that leaves the counts' range.
+const fn change(b: usize, w: usize, colour: usize, step: isize) -> Change {
+    let (nb, nw) = if colour == 0 {
+        (b as isize + step, w as isize)
+    } else {
+        (b as isize, w as isize + step)
+    };
+    if nb < 0 || nw < 0 || nb > 5 || nw > 5 {
+        return Change {
+            value: [0, 0],
+            packed: [0, 0],
+        };
+    }
+    let (nb, nw) = (nb as usize, nw as usize);
+    let t = worth_table();
+    Change {
+        value: [
+            t[nb][nw].value - t[b][w].value,
+            t[nw][nb].value - t[w][b].value,
+        ],
+        packed: [
+            t[nb][nw].packed - t[b][w].packed,
+            t[nw][nb].packed - t[w][b].packed,
+        ],
+    }
+}
+
+const fn change_table() -> [[[Change; 6]; 6]; 4] {
+    let none = change(0, 0, 0, -1);
+    let mut t = [[[none; 6]; 6]; 4];
+    let mut v = 0;
+    while v < 4 {
+        let mut b = 0;
+        while b < 6 {
+            let mut w = 0;
+            while w < 6 {
+                t[v][b][w] = change(b, w, v / 2, if v % 2 == 0 { 1 } else { -1 });
+                w += 1;
+            }
+            b += 1;
+        }
+        v += 1;
+    }
+    t
+}
+
+/// `CHANGE[2 * colour + removing][black][white]`, read on every window update.
+static CHANGE: [[[Change; 6]; 6]; 4] = change_table();
 
 impl WinCount {
     /// The table of an empty board: every window live, empty.
@@ -106,8 +161,18 @@ impl WinCount {
     /// Adds (`delta` = 1) or removes (`delta` = -1) stones on `cell`: `black` and `white` say which
     /// colours' counts change (a blocked cell counts for both, so it kills its windows).
     pub fn update(&mut self, windows: &Windows, cell: usize, black: bool, white: bool, delta: i8) {
-        let db = if black { delta } else { 0 };
-        let dw = if white { delta } else { 0 };
+        // A blocked cell is one stone of each colour; their changes add up in either order.
+        for (colour, on) in [black, white].into_iter().enumerate() {
+            if on {
+                self.step(windows, cell, colour, delta);
+            }
+        }
+    }
+
+    /// One stone of `colour` (0 black, 1 white) added (`delta` 1) or removed (-1) on `cell`.
+    fn step(&mut self, windows: &Windows, cell: usize, colour: usize, delta: i8) {
+        let table = &CHANGE[2 * colour + (delta < 0) as usize];
+        let mut total = self.total;
         // Along each line, a cell's change is the sum of the changes of the (up to five)
         // windows covering it: a running sum over the segment, one addition per cell.
         for seg in windows.segments(cell) {
@@ -116,15 +181,12 @@ impl WinCount {
             let mut any = false;
             for (k, d) in deltas.iter_mut().enumerate().take(n) {
                 let w = seg.windows[k] as usize;
-                let [b0, w0] = self.counts[w];
-                let (b1, w1) = (b0.wrapping_add_signed(db), w0.wrapping_add_signed(dw));
-                self.counts[w] = [b1, w1];
-                let (b0, w0, b1, w1) = (b0 as usize, w0 as usize, b1 as usize, w1 as usize);
-                let (black0, black1) = (WORTH[b0][w0], WORTH[b1][w1]);
-                let (white0, white1) = (WORTH[w0][b0], WORTH[w1][b1]);
-                self.total[0] += black1.value - black0.value;
-                self.total[1] += white1.value - white0.value;
-                *d = [black1.packed - black0.packed, white1.packed - white0.packed];
+                let counts = &mut self.counts[w];
+                let change = &table[counts[0] as usize % 6][counts[1] as usize % 6];
+                counts[colour] = counts[colour].wrapping_add_signed(delta);
+                total[0] += change.value[0];
+                total[1] += change.value[1];
+                *d = change.packed;
                 any |= *d != [0, 0];
             }
             if !any {
@@ -145,6 +207,7 @@ impl WinCount {
                 s[1] += run[1];
             }
         }
+        self.total = total;
     }
 
     /// Stones of (black, white) in window `w`; a blocked cell counts for both.
