@@ -484,7 +484,7 @@ impl Searcher<'_> {
     }
 }
 
-/// Move order: higher score first, then lower cell index.
+/// Move order: higher score first, then lower cell index (never hash or insertion order).
 fn better(a: &(i32, u16), b: &(i32, u16)) -> std::cmp::Ordering {
     b.0.cmp(&a.0).then(a.1.cmp(&b.1))
 }

@@ -49,7 +49,7 @@ impl Searcher<'_> {
             NodeKind::Lost(Some(i)) => return self.single(self.pos(i), -(WIN - 2)),
             NodeKind::Lost(None) | NodeKind::Quiet => {}
         }
-        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        moves.sort_unstable_by(super::better);
         let mut root: Vec<u16> = Vec::new();
         for &(_, mv) in &moves {
             if !self.is_foul(self.pos(mv)) {

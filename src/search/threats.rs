@@ -449,7 +449,7 @@ impl<'a> Solver<'a> {
                 order.push((score, i as u16));
             }
         }
-        order.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        order.sort_unstable_by(super::better);
         let mut quiet = Vec::new();
         for &(_, i) in &order {
             let i = i as usize;
@@ -688,7 +688,7 @@ impl<'a> Solver<'a> {
             .iter()
             .map(|&i| (board.gain(me, i as usize) + board.gain(att, i as usize), i))
             .collect();
-        ranked.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        ranked.sort_unstable_by(super::better);
         let mut worst = 0;
         let mut first = None;
         for &(_, i) in &ranked {
