@@ -411,11 +411,14 @@ impl Session {
         let Some(board) = &mut self.board else {
             return vec!["ERROR no board".into()];
         };
+        // Whatever the search concluded, the answer is checked once more here: on the board,
+        // on an empty cell, and (renju) not a foul for black; else a legal fallback is played.
         let best = outcome
             .and_then(|o| o.best)
+            .filter(|&p| is_legal(board, rule, p))
             .or_else(|| fallback_move(board, rule));
         match best {
-            Some(p) if board.is_empty_at(p) => {
+            Some(p) if is_legal(board, rule, p) => {
                 board.play(p);
                 vec![p.to_string()]
             }
@@ -465,6 +468,16 @@ pub fn forbidden_points(board: &mut Board) -> Vec<Pos> {
         .map(|i| dims.pos(i))
         .filter(|&p| board.is_empty_at(p) && renju::foul(board.grid_mut(), p).is_some())
         .collect()
+}
+
+/// Whether the side to move may play `p`: on the board, empty, and not a renju foul.
+fn is_legal(board: &mut Board, rule: Rule, p: Pos) -> bool {
+    let dims = board.dims();
+    let me = board.to_move();
+    (p.x as usize) < dims.width
+        && (p.y as usize) < dims.height
+        && board.is_empty_at(p)
+        && !rule.is_forbidden(board.grid_mut(), p, me)
 }
 
 /// A legal move without search: the best-scored empty cell (used if a search fails).

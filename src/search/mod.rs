@@ -77,7 +77,7 @@ enum NodeKind {
     /// It makes a winning line on this cell.
     Win(u16),
     /// The opponent has two or more winning points (or one it may not block): lost.
-    Lost(Option<u16>),
+    Lost,
     /// The opponent wins on this cell unless it is taken now.
     Forced(u16),
     /// No threat: the candidates are in the move buffer.
@@ -226,12 +226,12 @@ impl Searcher<'_> {
         match opp_five {
             Some(i) if opp_fives == 1 => {
                 if self.is_foul(self.pos(i)) {
-                    NodeKind::Lost(None)
+                    NodeKind::Lost
                 } else {
                     NodeKind::Forced(i)
                 }
             }
-            Some(i) => NodeKind::Lost(Some(i)),
+            Some(_) => NodeKind::Lost,
             None => NodeKind::Quiet,
         }
     }
@@ -298,7 +298,7 @@ impl Searcher<'_> {
         };
         let forced = match kind {
             NodeKind::Win(_) => return self.give_back(ply, moves, WIN - (ply as i32 + 1)),
-            NodeKind::Lost(_) => return self.give_back(ply, moves, -(WIN - (ply as i32 + 2))),
+            NodeKind::Lost => return self.give_back(ply, moves, -(WIN - (ply as i32 + 2))),
             NodeKind::Forced(i) => {
                 moves.clear();
                 moves.push((0, i));

@@ -2,6 +2,7 @@
 //! aspiration windows, reporting each finished iteration.
 
 use super::*;
+use crate::board::threat::is_five_point;
 
 impl Searcher<'_> {
     /// The principal variation: the best move, then the table's best replies.
@@ -46,8 +47,7 @@ impl Searcher<'_> {
                 }
                 return self.single(self.pos(i), 0);
             }
-            NodeKind::Lost(Some(i)) => return self.single(self.pos(i), -(WIN - 2)),
-            NodeKind::Lost(None) | NodeKind::Quiet => {}
+            NodeKind::Lost | NodeKind::Quiet => {}
         }
         moves.sort_unstable_by(super::better);
         let mut root: Vec<u16> = Vec::new();
@@ -68,6 +68,19 @@ impl Searcher<'_> {
                 nodes: self.nodes,
                 pv: any.into_iter().collect(),
             };
+        }
+        if matches!(kind, NodeKind::Lost) {
+            // The opponent has a five we cannot stop: every move loses. Block one of its five
+            // points that we may play (the loss is then at least not certain against a
+            // careless opponent), else play the best-ordered legal move; never a foul.
+            let opp = self.board.to_move().opp();
+            let rule = self.rule;
+            let block = root
+                .iter()
+                .copied()
+                .find(|&mv| is_five_point(&self.board, rule, opp, mv as usize))
+                .unwrap_or(root[0]);
+            return self.single(self.pos(block), -(WIN - 2));
         }
         if root.len() == 1 {
             return self.single(self.pos(root[0]), 0);
