@@ -72,6 +72,7 @@ fn self_play_records_are_justified_by_the_referee() {
         out.contains("a: 0 timeouts, 0 crashes, 0 illegal moves"),
         "{out}"
     );
+    assert!(out.contains("a time per move: "), "{out}");
     let text = std::fs::read_to_string(&records).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 4, "{text}");
@@ -81,6 +82,9 @@ fn self_play_records_are_justified_by_the_referee() {
             b.play(p);
         }
         let moves = positions(field(line, "moves"));
+        assert!(line.contains(" rule=renju size=15x15 "), "{line}");
+        let times = field(line, "times").split_whitespace().count();
+        assert_eq!(times, moves.len(), "one time per move in {line}");
         let mut last = Verdict::Continue;
         let mut mover = Color::Black;
         for (k, &p) in moves.iter().enumerate() {

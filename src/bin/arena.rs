@@ -211,6 +211,7 @@ fn no_start(spec_opening: &[Pos], side: Color, why: String) -> GameRecord {
         winner: Some(side.opp()),
         reason: why,
         fault: Some((side, Fault::Crash)),
+        times_ms: Vec::new(),
     }
 }
 
@@ -282,6 +283,26 @@ struct Faults {
     timeouts: u32,
     crashes: u32,
     illegal: u32,
+    /// Milliseconds of every move the engine made.
+    times_ms: Vec<u64>,
+}
+
+impl Faults {
+    /// "N moves, median M ms, max X ms" over the engine's moves.
+    fn time_summary(&mut self) -> String {
+        let t = &mut self.times_ms;
+        if t.is_empty() {
+            return "no moves".into();
+        }
+        t.sort_unstable();
+        format!(
+            "{} moves, median {} ms, 90% {} ms, max {} ms",
+            t.len(),
+            t[t.len() / 2],
+            t[t.len() * 9 / 10],
+            t[t.len() - 1]
+        )
+    }
 }
 
 fn append(path: &str, text: &str) -> Result<()> {
@@ -331,6 +352,16 @@ fn run(o: Options) -> Result<()> {
         };
         let t = tallies.entry(spec.pair).or_default();
         t.add(first_score);
+        // The first move after the opening is black's when the opening has an even length.
+        let black_first = rec.opening.len() % 2 == 0;
+        for (k, &ms) in rec.times_ms.iter().enumerate() {
+            let who = if (k % 2 == 0) == black_first {
+                spec.black
+            } else {
+                spec.white
+            };
+            faults[who].times_ms.push(ms);
+        }
         if let Some((side, f)) = rec.fault {
             let who = if side == Color::Black {
                 spec.black
@@ -357,7 +388,10 @@ fn run(o: Options) -> Result<()> {
             t.draws
         );
         if let Some(path) = &o.records {
-            append(path, &(record::line(spec.number, bn, wn, &rec) + "\n"))?;
+            append(
+                path,
+                &(record::line(spec.number, bn, wn, &o.cfg, &rec) + "\n"),
+            )?;
         }
         if let Some(path) = &o.sgf {
             append(path, &record::sgf(o.cfg.dims, bn, wn, &rec))?;
@@ -412,11 +446,12 @@ fn run(o: Options) -> Result<()> {
             );
         }
     }
-    for (name, f) in names.iter().zip(&faults) {
+    for (name, f) in names.iter().zip(&mut faults) {
         println!(
             "{name}: {} timeouts, {} crashes, {} illegal moves",
             f.timeouts, f.crashes, f.illegal
         );
+        println!("{name} time per move: {}", f.time_summary());
     }
     Ok(())
 }

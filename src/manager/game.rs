@@ -36,6 +36,9 @@ impl GameConfig {
     }
 }
 
+/// Milliseconds between an engine's move and the next command sent to that engine.
+pub const ENGINE_SETTLE_MS: u64 = 50;
+
 /// Which rule of conduct an engine broke; counted per engine because tournaments disqualify.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
@@ -55,6 +58,8 @@ pub struct GameRecord {
     pub reason: String,
     /// The side whose engine broke the protocol or the clock, if one did.
     pub fault: Option<(Color, Fault)>,
+    /// Milliseconds each move of `moves` took, from the command written to the move read.
+    pub times_ms: Vec<u64>,
 }
 
 /// Parses a move line strictly: `x,y`, two integers, nothing else.
@@ -68,6 +73,7 @@ struct Game<'a> {
     board: Board,
     opening: Vec<Pos>,
     moves: Vec<Pos>,
+    times_ms: Vec<u64>,
 }
 
 impl Game<'_> {
@@ -83,6 +89,7 @@ impl Game<'_> {
             winner,
             reason,
             fault,
+            times_ms: self.times_ms,
         }
     }
 
@@ -146,6 +153,7 @@ pub fn play(
         board,
         opening: opening.to_vec(),
         moves: Vec::new(),
+        times_ms: Vec::new(),
     };
     let [black, white] = engines;
     let mut engines = [black, white];
@@ -158,6 +166,7 @@ pub fn play(
     }
     let mut first = [true, true];
     let mut used_ms = [0u64; 2];
+    let mut answered: [Option<Instant>; 2] = [None, None];
     loop {
         let side = game.board.to_move();
         let stones = game.board.stone_count();
@@ -173,6 +182,12 @@ pub fn play(
         } else {
             i32::MAX as i64
         };
+        // Some engines (Rapfi) drop a command that arrives in the few milliseconds after they
+        // printed their move; the pause is outside the clock, which starts at the write.
+        if let Some(at) = answered[side.index()] {
+            let ready = at + Duration::from_millis(ENGINE_SETTLE_MS);
+            std::thread::sleep(ready.saturating_duration_since(Instant::now()));
+        }
         let sent = send_position(e, &game.board, left, &mut first[side.index()]);
         let started = Instant::now();
         let mut allowed = cfg.turn_ms;
@@ -182,6 +197,7 @@ pub fn play(
         let deadline = started + Duration::from_millis(allowed + cfg.tolerance_ms);
         let answer = sent.and_then(|_| e.answer(deadline, &mut Vec::new()));
         let elapsed = started.elapsed().as_millis() as u64;
+        answered[side.index()] = Some(Instant::now());
         used_ms[side.index()] += elapsed;
         let line = match answer {
             Ok(l) => l,
@@ -211,6 +227,7 @@ pub fn play(
         }
         let verdict = cfg.rule.judge(game.board.grid_mut(), p, side);
         game.moves.push(p);
+        game.times_ms.push(elapsed);
         match verdict {
             Verdict::Foul(f) => {
                 return game.end(

@@ -1,6 +1,6 @@
 //! Game records: one readable line per game, SGF, and Piskvork's `.psq`.
 
-use super::game::GameRecord;
+use super::game::{GameConfig, GameRecord};
 use crate::board::Color;
 use crate::geometry::{Dims, Pos};
 
@@ -21,14 +21,20 @@ fn join(moves: &[Pos]) -> String {
         .join(" ")
 }
 
-/// One line: game number, engines, opening, moves, result and reason.
-pub fn line(n: usize, black: &str, white: &str, r: &GameRecord) -> String {
+/// One line: game number, engines, rule and board, opening, moves with their times in ms,
+/// result and reason.
+pub fn line(n: usize, black: &str, white: &str, cfg: &GameConfig, r: &GameRecord) -> String {
+    let times: Vec<String> = r.times_ms.iter().map(u64::to_string).collect();
     format!(
-        "game={n} black={black} white={white} result={} reason=\"{}\" opening=\"{}\" moves=\"{}\"",
+        "game={n} black={black} white={white} rule={} size={}x{} result={} reason=\"{}\" opening=\"{}\" moves=\"{}\" times=\"{}\"",
+        cfg.rule.name(),
+        cfg.dims.width,
+        cfg.dims.height,
         result_text(r),
         r.reason.replace('"', "'"),
         join(&r.opening),
-        join(&r.moves)
+        join(&r.moves),
+        times.join(" ")
     )
 }
 
@@ -63,8 +69,12 @@ pub fn sgf(dims: Dims, black: &str, white: &str, r: &GameRecord) -> String {
 /// The game in Piskvork's `.psq` layout: 1-based `x,y,ms` lines after the header.
 pub fn psq(dims: Dims, black: &str, white: &str, r: &GameRecord) -> String {
     let mut s = format!("Piskvorky {}x{}, 11:11, 0\n", dims.width, dims.height);
-    for p in r.opening.iter().chain(&r.moves) {
+    for p in &r.opening {
         s += &format!("{},{},0\n", p.x + 1, p.y + 1);
+    }
+    for (k, p) in r.moves.iter().enumerate() {
+        let ms = r.times_ms.get(k).copied().unwrap_or(0);
+        s += &format!("{},{},{ms}\n", p.x + 1, p.y + 1);
     }
     s += &format!("-1\n{black}\n{white}\n-1\n");
     s
