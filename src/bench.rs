@@ -10,7 +10,7 @@ use crate::rules::Rule;
 use crate::search::limits::{Limits, WallClock};
 use crate::search::params::Params;
 use crate::search::tt::TranspositionTable;
-use crate::search::{format_score, Search};
+use crate::search::{format_score, RootOptions, Search};
 
 /// Depth every bench position is searched to.
 pub const BENCH_DEPTH: i32 = 7;
@@ -105,9 +105,9 @@ pub struct BenchLine {
     pub ms: u64,
 }
 
-/// Searches one position with fresh tables under `limits`.
-pub fn run_position(pos: &BenchPosition, limits: Limits) -> BenchLine {
-    let mut tt = TranspositionTable::new(BENCH_TT_BYTES);
+/// Searches one position with fresh tables under `limits`, on `threads` threads.
+pub fn run_position(pos: &BenchPosition, limits: Limits, threads: usize) -> BenchLine {
+    let tt = TranspositionTable::new(BENCH_TT_BYTES);
     let stop = AtomicBool::new(false);
     let clock = WallClock {
         start: Instant::now(),
@@ -117,9 +117,13 @@ pub fn run_position(pos: &BenchPosition, limits: Limits) -> BenchLine {
         rule: pos.rule,
         limits,
         params: Params::default(),
-        tt: &mut tt,
+        tt: &tt,
         clock: &clock,
         stop: &stop,
+        options: RootOptions {
+            threads,
+            ..RootOptions::default()
+        },
     }
     .run(&mut ());
     BenchLine {
@@ -132,8 +136,8 @@ pub fn run_position(pos: &BenchPosition, limits: Limits) -> BenchLine {
 }
 
 /// Runs the bench and returns its report: fixed depth, or with `time_ms` the depth each
-/// position reaches in that time.
-pub fn run(depth: i32, time_ms: Option<u64>) -> String {
+/// position reaches in that time; on `threads` threads (the signature needs one).
+pub fn run(depth: i32, time_ms: Option<u64>, threads: usize) -> String {
     let mut out = String::new();
     let mut nodes = 0;
     let mut ms = 0;
@@ -151,7 +155,7 @@ pub fn run(depth: i32, time_ms: Option<u64>) -> String {
                 ..Limits::default()
             },
         };
-        let r = run_position(pos, limits);
+        let r = run_position(pos, limits, threads);
         nodes += r.nodes;
         ms += r.ms;
         let best = r

@@ -10,6 +10,9 @@ pub struct TimeSettings {
     pub match_ms: i64,
     /// `time_left` in ms; may be negative; 2147483647 means unlimited.
     pub time_left_ms: Option<i64>,
+    /// `time_increment` in ms, added to the match clock after each move (Yixin-Board); the
+    /// managers include it in `time_left` already.
+    pub increment_ms: i64,
 }
 
 /// Per-move time when the manager says nothing (the protocol skeleton's 30 s is too slow for
@@ -24,6 +27,7 @@ impl Default for TimeSettings {
             turn_ms: DEFAULT_TURN_MS,
             match_ms: 0,
             time_left_ms: None,
+            increment_ms: 0,
         }
     }
 }
@@ -79,6 +83,7 @@ mod tests {
             turn_ms: turn,
             match_ms: matc,
             time_left_ms: left,
+            increment_ms: 0,
         }
         .budget()
     }

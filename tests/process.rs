@@ -192,3 +192,88 @@ fn timeout_turn_zero_answers_at_once() {
         t.elapsed()
     );
 }
+
+/// The next line that is neither a MESSAGE nor an INFO block line.
+fn answer_skipping_info(bot: &mut Bot) -> String {
+    loop {
+        let line = bot.answer();
+        if !line.starts_with("INFO ") {
+            return line;
+        }
+    }
+}
+
+#[test]
+fn yixin_caps_do_not_lift_the_turn_time() {
+    // Yixin-Board sends these caps with every level: the turn time must still rule.
+    let mut bot = Bot::start();
+    bot.send("START 15 15\nINFO timeout_turn 1000\nINFO max_node 1000000000\nINFO max_depth 225\n");
+    assert_eq!(bot.answer(), "OK");
+    let t = Instant::now();
+    bot.send("board\n7,7,1\n7,6,2\n6,8,1\n8,6,2\n5,9,1\n8,5,2\ndone\n");
+    let mv = bot.answer();
+    assert!(is_move(&mv, 15), "not a move: {mv}");
+    // One second of turn time; the bound leaves room for a slow, loaded machine.
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn yxstop_is_answered_at_once_with_threads_and_realtime_output() {
+    let mut bot = Bot::start();
+    bot.send("info show_detail 3\nSTART 15 15\nINFO timeout_turn 60000\nINFO thread_num 2\n");
+    assert_eq!(bot.answer(), "OK");
+    bot.send("board\n7,7,1\n7,6,2\n6,8,1\n8,6,2\n5,9,1\n8,5,2\ndone\n");
+    std::thread::sleep(Duration::from_millis(700));
+    let t = Instant::now();
+    bot.send("yxstop\n");
+    let mv = answer_skipping_info(&mut bot);
+    let took = t.elapsed();
+    assert!(is_move(&mv, 15), "not a move: {mv}");
+    // "At once": the search polls its stop flag every thousand nodes or so.
+    assert!(took < Duration::from_secs(1), "yxstop took {took:?}");
+    bot.send("END\n");
+    assert!(bot.exits_within(Duration::from_secs(2)));
+    assert_eq!(bot.stderr(), "");
+}
+
+#[test]
+fn a_new_position_while_thinking_gets_its_own_answer() {
+    // Yixin-Board changes the position while the engine thinks and discards the answer to the
+    // old one: that answer must come first, then the new position's, for the new position.
+    let mut bot = Bot::start();
+    bot.send("START 15 15\nINFO timeout_turn 60000\n");
+    assert_eq!(bot.answer(), "OK");
+    bot.send("board\n7,7,1\n7,6,2\n6,8,1\n8,6,2\n5,9,1\n8,5,2\ndone\n");
+    std::thread::sleep(Duration::from_millis(400));
+    let t = Instant::now();
+    // The new position: our four 3,3..6,3, blocked at 2,3, wins at 7,3 at once.
+    bot.send(
+        "start 15 15\nyxboard\n3,3,1\n4,3,1\n5,3,1\n6,3,1\n2,3,2\n3,6,2\n4,7,2\n9,9,2\ndone\n\
+         board\n3,3,1\n4,3,1\n5,3,1\n6,3,1\n2,3,2\n3,6,2\n4,7,2\n9,9,2\ndone\n",
+    );
+    let old = bot.answer();
+    assert!(is_move(&old, 15), "the old search's answer first: {old}");
+    assert_ne!(old, "7,3");
+    assert_eq!(bot.answer(), "OK", "then the new position's START");
+    assert_eq!(bot.answer(), "7,3", "then the new position's own answer");
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        t.elapsed()
+    );
+    // The game goes on: a stopped search's move can be taken back like any other.
+    bot.send("INFO timeout_turn 60000\nTURN 0,0\n");
+    std::thread::sleep(Duration::from_millis(300));
+    bot.send("YXSTOP\n");
+    let mv = bot.answer();
+    assert!(is_move(&mv, 15));
+    bot.send(&format!("TAKEBACK {mv}\nTAKEBACK 0,0\n"));
+    assert_eq!(bot.answer(), "OK");
+    assert_eq!(bot.answer(), "OK");
+    bot.send("END\n");
+    assert!(bot.exits_within(Duration::from_secs(2)));
+}

@@ -1,15 +1,14 @@
 //! The search on diagram positions: fives taken, fours blocked, renju fouls avoided, rule
 //! subtleties, deterministic node counts, and the hard limit under an injected clock.
 
-use std::cell::Cell;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use wuzi::board::{diagram, renju, Board, Color};
 use wuzi::geometry::Pos;
 use wuzi::rules::Rule;
 use wuzi::search::limits::{Clock, Limits};
 use wuzi::search::params::Params;
 use wuzi::search::tt::TranspositionTable;
-use wuzi::search::{Outcome, Search, MATE_BOUND};
+use wuzi::search::{Outcome, RootOptions, Search, MATE_BOUND};
 
 struct NoClock;
 
@@ -20,16 +19,27 @@ impl Clock for NoClock {
 }
 
 fn search(board: Board, rule: Rule, limits: Limits, clock: &dyn Clock) -> Outcome {
-    let mut tt = TranspositionTable::new(1 << 20);
+    search_with(board, rule, limits, clock, RootOptions::default())
+}
+
+fn search_with(
+    board: Board,
+    rule: Rule,
+    limits: Limits,
+    clock: &dyn Clock,
+    options: RootOptions,
+) -> Outcome {
+    let tt = TranspositionTable::new(1 << 20);
     let stop = AtomicBool::new(false);
     Search {
         board,
         rule,
         limits,
         params: Params::default(),
-        tt: &mut tt,
+        tt: &tt,
         clock,
         stop: &stop,
+        options,
     }
     .run(&mut ())
 }
@@ -191,20 +201,18 @@ fn node_limited_search_is_deterministic() {
 }
 
 /// A clock that advances one millisecond each time it is read.
-struct TickClock(Cell<u64>);
+struct TickClock(AtomicU64);
 
 impl Clock for TickClock {
     fn elapsed_ms(&self) -> u64 {
-        let t = self.0.get() + 1;
-        self.0.set(t);
-        t
+        self.0.fetch_add(1, Ordering::Relaxed) + 1
     }
 }
 
 #[test]
 fn hard_limit_stops_the_search_and_soft_limit_stops_iterating() {
     let pos = &wuzi::bench::POSITIONS[2];
-    let clock = TickClock(Cell::new(0));
+    let clock = TickClock(AtomicU64::new(0));
     let limits = Limits {
         soft_ms: Some(1000),
         hard_ms: Some(20),
@@ -215,9 +223,9 @@ fn hard_limit_stops_the_search_and_soft_limit_stops_iterating() {
     // The clock is read once per poll interval (and once per iteration): about 20 reads.
     let polls = Params::default().poll_interval;
     assert!(out.nodes <= 30 * polls, "searched {} nodes", out.nodes);
-    assert!(clock.0.get() <= 40, "clock read {} times", clock.0.get());
+    assert!(clock.0.load(Ordering::Relaxed) <= 40, "clock read {} times", clock.0.load(Ordering::Relaxed));
 
-    let clock = TickClock(Cell::new(0));
+    let clock = TickClock(AtomicU64::new(0));
     let limits = Limits {
         soft_ms: Some(1),
         hard_ms: Some(1_000_000),
@@ -225,4 +233,76 @@ fn hard_limit_stops_the_search_and_soft_limit_stops_iterating() {
     };
     let out = search(pos.board(), pos.rule, limits, &clock);
     assert_eq!(out.depth, 1, "soft limit passed after the first iteration");
+}
+
+#[test]
+fn helper_threads_share_the_work_and_the_node_limit() {
+    let two = RootOptions {
+        threads: 2,
+        ..RootOptions::default()
+    };
+    // The open three is still answered, and a five still taken, with a helper searching too.
+    let mut board = diagram::parse(OPEN_THREE).unwrap();
+    board.set_to_move(Color::Black);
+    let depth = Limits {
+        max_depth: Some(4),
+        ..Limits::default()
+    };
+    let out = search_with(board, Rule::Freestyle, depth.clone(), &NoClock, two.clone());
+    let stops = [3, 7, 2, 8].map(|x| Pos::new(x, 4));
+    assert!(stops.contains(&out.best.unwrap()), "played {:?}", out.best);
+    let mut board = diagram::parse(OWN_FOUR).unwrap();
+    board.set_to_move(Color::Black);
+    let out = search_with(board, Rule::Freestyle, depth, &NoClock, two.clone());
+    assert!(out.score >= MATE_BOUND);
+    // The node limit counts every thread's nodes: the total stays near it.
+    let pos = &wuzi::bench::POSITIONS[3];
+    let limits = Limits {
+        max_nodes: Some(50_000),
+        ..Limits::default()
+    };
+    let out = search_with(pos.board(), pos.rule, limits, &NoClock, two);
+    let slack = 2 * Params::default().poll_interval;
+    assert!(out.nodes <= 50_000 + slack, "{} nodes", out.nodes);
+    assert!(out.best.is_some());
+}
+
+#[test]
+fn excluded_root_moves_are_not_played_and_lines_come_best_first() {
+    let mut board = diagram::parse(OPEN_THREE).unwrap();
+    board.set_to_move(Color::Black);
+    let stops = [3, 7, 2, 8].map(|x| Pos::new(x, 4));
+    let limits = Limits {
+        max_depth: Some(4),
+        ..Limits::default()
+    };
+    // Three lines: best first, each a different root move.
+    let three = RootOptions {
+        lines: 3,
+        ..RootOptions::default()
+    };
+    let out = search_with(
+        board.clone(),
+        Rule::Freestyle,
+        limits.clone(),
+        &NoClock,
+        three,
+    );
+    assert_eq!(out.lines.len(), 3);
+    assert!(out.lines.windows(2).all(|w| w[0].score >= w[1].score));
+    let firsts: Vec<Pos> = out.lines.iter().map(|l| l.pv[0]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert_eq!(Some(firsts[0]), out.best);
+    // With the best defence excluded, another one is played.
+    let skip = RootOptions {
+        excluded: vec![out.best.unwrap()],
+        ..RootOptions::default()
+    };
+    let other = search_with(board, Rule::Freestyle, limits, &NoClock, skip);
+    assert_ne!(other.best, out.best);
+    assert!(
+        stops.contains(&other.best.unwrap()),
+        "played {:?}",
+        other.best
+    );
 }

@@ -16,7 +16,7 @@ use wuzi::search::limits::{Clock, Limits};
 use wuzi::search::params::Params;
 use wuzi::search::threats::Solver;
 use wuzi::search::tt::TranspositionTable;
-use wuzi::search::{Search, MATE_BOUND};
+use wuzi::search::{RootOptions, Search, MATE_BOUND};
 
 const SAMPLE: &str = "tests/data/tactics_sample.txt";
 
@@ -219,7 +219,7 @@ fn engine_answer(case: &tactics::Case, max_nodes: u64) -> (wuzi::geometry::Pos, 
             0
         }
     }
-    let mut tt = TranspositionTable::new(16 << 20);
+    let tt = TranspositionTable::new(16 << 20);
     let stop = AtomicBool::new(false);
     let out = Search {
         board: case.board(),
@@ -229,9 +229,10 @@ fn engine_answer(case: &tactics::Case, max_nodes: u64) -> (wuzi::geometry::Pos, 
             ..Limits::default()
         },
         params: Params::default(),
-        tt: &mut tt,
+        tt: &tt,
         clock: &NoClock,
         stop: &stop,
+        options: RootOptions::default(),
     }
     .run(&mut ());
     (out.best.expect("a move"), out.score)

@@ -186,14 +186,21 @@ impl Board {
         self.wincount.lines(c, i, k)
     }
 
-    /// The candidate bits of cells `64 * word ..`, lowest bit first (see `candidates`).
-    pub fn candidate_word(&self, word: usize) -> u64 {
-        self.candidates[word]
-    }
-
-    /// Words of candidate bits.
-    pub fn candidate_words(&self) -> usize {
-        self.candidates.len()
+    /// The candidate cells (empty, a stone within `NEAR_RADIUS`), in index order.
+    pub fn candidates(&self) -> impl Iterator<Item = usize> + '_ {
+        self.candidates
+            .iter()
+            .enumerate()
+            .flat_map(|(word, &bits)| {
+                let mut bits = bits;
+                std::iter::from_fn(move || {
+                    (bits != 0).then(|| {
+                        let i = word * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        i
+                    })
+                })
+            })
     }
 
     /// Cell `i` takes a stone: its neighbourhood becomes candidates (the old words are saved

@@ -1,6 +1,9 @@
 //! The event loop: a reader thread turns input lines into events, searches run on their own
-//! thread, and this loop is the only writer of output. INFO, STOP/YXSTOP and END are served
-//! while a search runs; other commands wait for its move.
+//! thread, and this loop is the only writer of output. While a search runs: END exits at once,
+//! STOP/YXSTOP make it answer now, INFO applies to the next search, and a command that asks for
+//! a new position or a new search stops the running one (its answer is printed first: a GUI
+//! that changes the position while the engine thinks counts on that answer and discards it)
+//! and then runs. Other lines wait for the move.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -12,24 +15,33 @@ use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
 use super::command::{self, Command};
-use super::response;
-use super::session::{Action, Job, Session, MAX_LINE};
-use crate::search::{Observer, Outcome, Report};
+use super::job::{Answer, Job};
+use super::response::Progress;
+use super::session::{Action, Session, MAX_LINE};
 
 enum Event {
     Line(Vec<u8>, Instant),
     Eof,
     Message(String),
-    Done(Box<Job>, Option<Outcome>),
+    Done(Box<Job>, Option<Answer>),
 }
 
-/// Sends each finished iteration to the loop as a MESSAGE line.
-struct ChannelObserver(Sender<Event>);
-
-impl Observer for ChannelObserver {
-    fn iteration(&mut self, report: &Report) {
-        let _ = self.0.send(Event::Message(response::iteration(report)));
-    }
+/// Whether a command replaces the position or asks for a new search: it cuts a running
+/// search short.
+fn supersedes(cmd: &Command) -> bool {
+    matches!(
+        cmd,
+        Command::Start(..)
+            | Command::RectStart(..)
+            | Command::Restart
+            | Command::Begin
+            | Command::Turn(..)
+            | Command::Board { .. }
+            | Command::Takeback(..)
+            | Command::YxNbest(_)
+            | Command::YxSearchDefend
+            | Command::Swap2Board
+    )
 }
 
 /// Reads one line (without its LF and trailing CR). Lines longer than `cap` are cut to nothing
@@ -137,16 +149,20 @@ pub fn serve<R: Read + Send + 'static, W: Write>(input: R, out: &mut W) -> io::R
                         // INFO never answers; it may change the next move's settings now.
                         session.handle_bytes(&line, at);
                     }
+                    Some(Ok(c)) if supersedes(&c) => {
+                        t.stop.store(true, Ordering::Relaxed);
+                        queue.push_back((line, at));
+                    }
                     _ => queue.push_back((line, at)),
                 }
             }
             Event::Eof => eof = true,
             Event::Message(line) => write_lines(out, &[line])?,
-            Event::Done(job, outcome) => {
+            Event::Done(job, answer) => {
                 if let Some(t) = thinking.take() {
                     let _ = t.handle.join();
                 }
-                let lines = session.finish(job, outcome);
+                let lines = session.finish(job, answer);
                 write_lines(out, &lines)?;
             }
         }
@@ -170,12 +186,15 @@ fn start_search(job: Box<Job>, tx: Sender<Event>) -> Thinking {
         let Some(mut job) = taken.lock().ok().and_then(|mut s| s.take()) else {
             return;
         };
-        let mut observer = ChannelObserver(search_tx.clone());
-        let outcome = catch_unwind(AssertUnwindSafe(|| job.run(&flag, &mut observer)));
-        if let Err(e) = &outcome {
+        let progress_tx = search_tx.clone();
+        let mut observer = Progress::new(job.detail, move |l| {
+            let _ = progress_tx.send(Event::Message(l));
+        });
+        let answer = catch_unwind(AssertUnwindSafe(|| job.run(&flag, &mut observer)));
+        if let Err(e) = &answer {
             log::error!("search panicked: {e:?}");
         }
-        let _ = search_tx.send(Event::Done(job, outcome.ok()));
+        let _ = search_tx.send(Event::Done(job, answer.ok()));
     };
     let spawned = thread::Builder::new()
         .name("search".into())

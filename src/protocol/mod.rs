@@ -3,5 +3,6 @@
 
 pub mod command;
 pub mod event_loop;
+pub mod job;
 pub mod response;
 pub mod session;

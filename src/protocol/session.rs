@@ -1,27 +1,33 @@
-//! The protocol state machine: board, settings and pending `BOARD` lines. `handle` turns one
-//! manager line into replies or a search job; it does no I/O and starts no threads, so the
-//! binary's event loop and the fixture runner drive the very same code.
+//! The protocol state machine: board, settings, pending blocks (`BOARD`, `YXBOARD`, `YXBLOCK`,
+//! `SWAP2BOARD`, ignored database blocks) and root exclusions. `handle` turns one manager line
+//! into replies or a search job; it does no I/O and starts no threads, so the binary's event
+//! loop and the fixture runner drive the very same code.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::command::{self, Command, ParseError};
+use super::command::{self, Command, ParseError, Skip};
+use super::job::{Answer, Job, Task};
 use super::response;
 use crate::board::{renju, Board, Color};
 use crate::geometry::{Dims, Pos};
 use crate::rules::Rule;
-use crate::search::limits::{Limits, WallClock};
+use crate::search::limits::Limits;
 use crate::search::params::Params;
 use crate::search::tt::{TranspositionTable, ENTRY_BYTES};
-use crate::search::{Observer, Outcome, Search};
+use crate::search::{strength, Outcome, RootOptions};
 use crate::time::TimeSettings;
 
 /// Gomocup's memory limit, assumed when the manager sends none or 0.
 pub const DEFAULT_MAX_MEMORY: u64 = 350 << 20;
 /// Memory the process needs besides the transposition table (code, stacks, boards).
 const BASE_MEMORY: u64 = 24 << 20;
+/// Memory each search thread beyond the first needs besides the table.
+const THREAD_MEMORY: u64 = 4 << 20;
 /// Longest input line we keep; longer ones are answered with an error.
 pub const MAX_LINE: usize = 1 << 16;
+/// Most search threads `INFO thread_num` may ask for.
+pub const MAX_THREADS: u32 = 64;
 
 /// Everything INFO can set. Persists across games.
 #[derive(Clone, Debug)]
@@ -35,6 +41,10 @@ pub struct Settings {
     pub hash_kib: Option<u64>,
     pub folder: Option<String>,
     pub game_type: i64,
+    /// `show_detail` bits: 1 live root marks (`MESSAGE REALTIME`), 2 `INFO PV` blocks.
+    pub show_detail: u32,
+    /// `strength` 0..=100 (100: full strength).
+    pub strength: u32,
     /// Search tunables; `INFO wuzi_<name> <value>` sets one (for tuning matches).
     pub params: Params,
 }
@@ -51,15 +61,19 @@ impl Default for Settings {
             hash_kib: None,
             folder: None,
             game_type: 1,
+            show_detail: 0,
+            strength: strength::FULL,
             params: Params::default(),
         }
     }
 }
 
 impl Settings {
-    /// Bytes for the transposition table, so the whole process stays under `max_memory`.
+    /// Bytes for the transposition table, so the whole process stays under `max_memory`;
+    /// `hash_size` may ask for less.
     pub fn tt_bytes(&self) -> usize {
-        let budget = self.max_memory.saturating_sub(BASE_MEMORY) * 5 / 8;
+        let base = BASE_MEMORY + THREAD_MEMORY * (self.threads as u64 - 1);
+        let budget = self.max_memory.saturating_sub(base) * 5 / 8;
         let capped = match self.hash_kib {
             Some(kib) => budget.min(kib.saturating_mul(1024)),
             None => budget,
@@ -67,13 +81,15 @@ impl Settings {
         capped.clamp(1 << 16, 4 << 30) as usize
     }
 
-    /// Applies one INFO key; unknown keys and unparsable values are ignored.
+    /// Applies one INFO key; unknown keys and unparsable values are ignored (Yixin-Board's
+    /// `pondering`, `caution_factor`, `vcthread`, `nbestsym`, `usedatabase` and the like).
     pub fn apply(&mut self, key: &str, value: &str) {
         let num = value.trim().parse::<i64>().ok();
         match (key, num) {
             ("timeout_turn", Some(v)) => self.time.turn_ms = v,
             ("timeout_match", Some(v)) => self.time.match_ms = v,
             ("time_left", Some(v)) => self.time.time_left_ms = Some(v),
+            ("time_increment", Some(v)) => self.time.increment_ms = v.max(0),
             ("max_memory", _) => {
                 if let Ok(v) = value.trim().parse::<u64>() {
                     self.max_memory = if v == 0 { DEFAULT_MAX_MEMORY } else { v };
@@ -82,9 +98,11 @@ impl Settings {
             ("rule", Some(v)) => self.rule = Rule::from_info(v),
             ("max_depth", Some(v)) => self.max_depth = (v > 0).then_some(v.min(1000) as i32),
             ("max_node", Some(v)) => self.max_nodes = (v > 0).then_some(v as u64),
-            ("thread_num", Some(v)) => self.threads = v.clamp(1, 256) as u32,
+            ("thread_num", Some(v)) => self.threads = v.clamp(1, MAX_THREADS as i64) as u32,
             ("hash_size", Some(v)) => self.hash_kib = (v > 0).then_some(v as u64),
             ("game_type", Some(v)) => self.game_type = v,
+            ("show_detail", Some(v)) => self.show_detail = v.clamp(0, 3) as u32,
+            ("strength", Some(v)) => self.strength = v.clamp(0, strength::FULL as i64) as u32,
             ("folder", _) => self.folder = Some(value.to_string()),
             (_, Some(v)) if key.starts_with("wuzi_") => {
                 self.params.set(&key["wuzi_".len()..], v);
@@ -94,48 +112,34 @@ impl Settings {
     }
 }
 
-/// A search the caller must run (on any thread) and hand back through `Session::finish`.
-pub struct Job {
-    pub board: Board,
-    pub rule: Rule,
-    pub limits: Limits,
-    pub tt: TranspositionTable,
-    pub params: Params,
-    pub started: Instant,
-}
-
-impl Job {
-    /// Runs the search; `stop` ends it early with the best move so far.
-    pub fn run(&mut self, stop: &AtomicBool, observer: &mut dyn Observer) -> Outcome {
-        let clock = WallClock {
-            start: self.started,
-        };
-        Search {
-            board: self.board.clone(),
-            rule: self.rule,
-            limits: self.limits.clone(),
-            params: self.params.clone(),
-            tt: &mut self.tt,
-            clock: &clock,
-            stop,
-        }
-        .run(observer)
-    }
-}
-
 /// What the caller does after a line.
 pub enum Action {
     /// Print these lines (possibly none).
     Reply(Vec<String>),
-    /// Run this search, then pass its outcome to `Session::finish`.
+    /// Run this search, then pass its answer to `Session::finish`.
     Think(Box<Job>),
     /// Exit: print nothing more.
     Quit,
 }
 
-/// `BOARD`/`YXBOARD` lines gathered until `DONE`.
+/// What the lines of an open block are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BlockKind {
+    /// `BOARD` (then a move) or `YXBOARD`: `x,y,field` lines.
+    Position { reply: bool },
+    /// `YXBLOCK` / `YXBLOCKUNDO`: `x,y` cells to exclude from the root, or no longer.
+    Exclude { undo: bool },
+    /// `SWAP2BOARD`: the opening's `x,y` stones in order.
+    Swap2,
+    /// An ignored command's lines.
+    Skip,
+}
+
+/// The lines of a block gathered until `DONE`.
 struct Pending {
-    reply: bool,
+    kind: BlockKind,
+    /// The command that opened it, for error messages.
+    name: &'static str,
     stones: Vec<(Pos, u8)>,
     error: Option<String>,
 }
@@ -146,7 +150,13 @@ pub struct Session {
     board: Option<Board>,
     pub settings: Settings,
     pending: Option<Pending>,
+    /// The next line is an ignored command's argument (a file name).
+    skip_line: bool,
+    /// Cells the root may not play (`YXBLOCK`), kept until `YXBLOCKRESET` or a new board size.
+    excluded: Vec<Pos>,
     tt: Option<TranspositionTable>,
+    /// Moves answered so far: with the position, it seeds the choice of a weakened move.
+    answered: u64,
 }
 
 fn reply(line: impl Into<String>) -> Action {
@@ -155,6 +165,10 @@ fn reply(line: impl Into<String>) -> Action {
 
 fn error(why: impl AsRef<str>) -> Action {
     reply(format!("ERROR {}", why.as_ref()))
+}
+
+fn nothing() -> Action {
+    Action::Reply(Vec::new())
 }
 
 impl Session {
@@ -166,9 +180,9 @@ impl Session {
         self.board.as_ref()
     }
 
-    /// Whether a `BOARD`/`YXBOARD` block is open (its lines are not commands).
-    pub fn in_board_block(&self) -> bool {
-        self.pending.is_some()
+    /// Whether the lines now coming belong to an open block (they are not commands).
+    pub fn in_block(&self) -> bool {
+        self.pending.is_some() || self.skip_line
     }
 
     /// Handles a raw input line; bytes that are not UTF-8 are an error.
@@ -179,7 +193,9 @@ impl Session {
                 let why = "input line is not valid UTF-8".to_string();
                 if let Some(p) = &mut self.pending {
                     p.error.get_or_insert(why);
-                    Action::Reply(Vec::new())
+                    nothing()
+                } else if std::mem::take(&mut self.skip_line) {
+                    nothing()
                 } else {
                     error(why)
                 }
@@ -194,10 +210,13 @@ impl Session {
             return error(format!("line longer than {MAX_LINE} bytes ignored"));
         }
         if self.pending.is_some() {
-            return self.board_line(line, now);
+            return self.block_line(line, now);
         }
         if line.is_empty() {
-            return Action::Reply(Vec::new());
+            return nothing();
+        }
+        if std::mem::take(&mut self.skip_line) {
+            return nothing();
         }
         match command::parse(line) {
             Ok(cmd) => self.execute(cmd, now),
@@ -206,10 +225,24 @@ impl Session {
         }
     }
 
+    fn open(&mut self, kind: BlockKind, name: &'static str) {
+        let error = match (&self.board, kind) {
+            (None, BlockKind::Skip) | (Some(_), _) => None,
+            (None, _) => Some(format!("{name} before START: no board yet")),
+        };
+        // A block is read to its DONE even when it cannot be used, so that its lines are never
+        // taken for commands.
+        self.pending = Some(Pending {
+            kind,
+            name,
+            stones: Vec::new(),
+            error,
+        });
+    }
+
     fn execute(&mut self, cmd: Command, now: Instant) -> Action {
         match cmd {
-            Command::Start(n) => self.start(n, n),
-            Command::RectStart(w, h) => self.start(w, h),
+            Command::Start(w, h) | Command::RectStart(w, h) => self.start(w, h),
             Command::Restart => match &self.board {
                 Some(b) => {
                     self.board = Some(b.cleared());
@@ -220,35 +253,23 @@ impl Session {
             Command::Begin => match &self.board {
                 None => error("BEGIN before START: no board yet"),
                 Some(b) if b.stone_count() > 0 => error("BEGIN on a board that is not empty"),
-                Some(_) => self.think(now),
+                Some(_) => self.think(Task::Play, now),
             },
             Command::Turn(x, y) => self.turn(x, y, now),
             Command::Board { reply } => {
-                if self.board.is_none() {
-                    // Still read the block, so its lines are not taken for commands.
-                    self.pending = Some(Pending {
-                        reply,
-                        stones: Vec::new(),
-                        error: Some("BOARD before START: no board yet".into()),
-                    });
-                } else {
-                    self.pending = Some(Pending {
-                        reply,
-                        stones: Vec::new(),
-                        error: None,
-                    });
-                }
-                Action::Reply(Vec::new())
+                let name = if reply { "BOARD" } else { "YXBOARD" };
+                self.open(BlockKind::Position { reply }, name);
+                nothing()
             }
             Command::Done => error("DONE without BOARD"),
             Command::Info { key, value } => {
                 self.settings.apply(&key, &value);
-                Action::Reply(Vec::new())
+                nothing()
             }
             Command::Takeback(x, y) => self.takeback(x, y),
             Command::About => reply(response::about()),
             Command::End => Action::Quit,
-            Command::Stop => Action::Reply(Vec::new()),
+            Command::Stop => nothing(),
             Command::YxShowForbid => match &mut self.board {
                 None => error("YXSHOWFORBID before START: no board yet"),
                 Some(b) => reply(response::forbid(&forbidden_points(b))),
@@ -260,6 +281,37 @@ impl Session {
                 reply("MESSAGE Transposition table cleared.")
             }
             Command::YxShowInfo => Action::Reply(response::show_info(self.settings.tt_bytes())),
+            Command::YxShowHashUsage => {
+                let permille = self.tt.as_ref().map_or(0, |tt| tt.usage_permille());
+                reply(format!(
+                    "MESSAGE Hash usage: {}.{}%",
+                    permille / 10,
+                    permille % 10
+                ))
+            }
+            Command::YxBlock { undo } => {
+                let name = if undo { "YXBLOCKUNDO" } else { "YXBLOCK" };
+                self.open(BlockKind::Exclude { undo }, name);
+                nothing()
+            }
+            Command::YxBlockReset => {
+                self.excluded.clear();
+                nothing()
+            }
+            Command::YxNbest(n) => self.analyse(Task::Nbest(n), "YXNBEST", now),
+            Command::YxSearchDefend => self.analyse(Task::Defend, "YXSEARCHDEFEND", now),
+            Command::Swap2Board => {
+                self.open(BlockKind::Swap2, "SWAP2BOARD");
+                nothing()
+            }
+            Command::Ignored { skip } => {
+                match skip {
+                    Skip::Line => {}
+                    Skip::NextLine => self.skip_line = true,
+                    Skip::Block => self.open(BlockKind::Skip, "ignored block"),
+                }
+                nothing()
+            }
         }
     }
 
@@ -268,7 +320,10 @@ impl Session {
             Ok(dims) => {
                 self.board = Some(match &self.board {
                     Some(b) if b.dims() == dims => b.cleared(),
-                    _ => Board::new(dims),
+                    _ => {
+                        self.excluded.clear();
+                        Board::new(dims)
+                    }
                 });
                 reply("OK")
             }
@@ -288,7 +343,7 @@ impl Session {
             return error(format!("TURN {p}: the cell is not empty"));
         }
         board.play(p);
-        self.think(now)
+        self.think(Task::Play, now)
     }
 
     fn takeback(&mut self, x: i64, y: i64) -> Action {
@@ -309,125 +364,191 @@ impl Session {
         }
     }
 
-    /// One line inside a `BOARD`/`YXBOARD` block.
-    fn board_line(&mut self, line: &str, now: Instant) -> Action {
-        let pending = self.pending.as_mut().expect("inside a board block");
+    /// An analysis request on the current position (the side to move as the board says).
+    fn analyse(&mut self, task: Task, name: &str, now: Instant) -> Action {
+        if self.board.is_none() {
+            return error(format!("{name} before START: no board yet"));
+        }
+        self.think(task, now)
+    }
+
+    /// One line inside an open block.
+    fn block_line(&mut self, line: &str, now: Instant) -> Action {
+        let pending = self.pending.as_mut().expect("inside a block");
         if line.is_empty() {
-            return Action::Reply(Vec::new());
+            return nothing();
         }
         let word = line.to_ascii_uppercase();
         if word == "DONE" {
-            let pending = self.pending.take().expect("inside a board block");
-            return self.board_done(pending, now);
+            let pending = self.pending.take().expect("inside a block");
+            return self.block_done(pending, now);
         }
         if word == "END" {
             self.pending = None;
             return Action::Quit;
         }
-        if pending.error.is_none() {
-            let dims = self.board.as_ref().expect("board exists").dims();
-            match parse_stone(line, dims) {
-                Ok((p, _)) if pending.stones.iter().any(|&(q, _)| q == p) => {
-                    pending.error = Some(format!("BOARD lists {p} twice"));
-                }
-                Ok(stone) => pending.stones.push(stone),
-                Err(why) => {
-                    pending.error = Some(format!("BOARD line '{}': {why}", command::shorten(line)))
-                }
+        if pending.error.is_some() || pending.kind == BlockKind::Skip {
+            return nothing();
+        }
+        let dims = self.board.as_ref().expect("a board when no error").dims();
+        let with_field = matches!(pending.kind, BlockKind::Position { .. });
+        let name = pending.name;
+        match parse_stone(line, dims, with_field) {
+            Ok((p, _)) if pending.stones.iter().any(|&(q, _)| q == p) => {
+                pending.error = Some(format!("{name} lists {p} twice"));
+            }
+            Ok(stone) => pending.stones.push(stone),
+            Err(why) => {
+                let line = command::shorten(line);
+                pending.error = Some(format!("{name} line '{line}': {why}"));
             }
         }
-        Action::Reply(Vec::new())
+        nothing()
     }
 
-    fn board_done(&mut self, pending: Pending, now: Instant) -> Action {
+    fn block_done(&mut self, pending: Pending, now: Instant) -> Action {
         if let Some(why) = pending.error {
             return error(why);
         }
-        let old = self.board.as_ref().expect("board exists");
-        let own = pending.stones.iter().filter(|s| s.1 == 1).count();
-        let opp = pending.stones.iter().filter(|s| s.1 == 2).count();
-        let me = if own == opp {
-            Color::Black
-        } else if opp == own + 1 {
-            Color::White
-        } else {
-            return error(format!(
-                "BOARD has {own} own and {opp} opponent stones: the sides do not alternate"
-            ));
-        };
-        let mut board = old.cleared();
-        for &(p, f) in &pending.stones {
-            match f {
-                1 => board.play_as(p, me),
-                2 => board.play_as(p, me.opp()),
-                _ => board.block(p),
+        match pending.kind {
+            BlockKind::Skip => nothing(),
+            BlockKind::Exclude { undo } => {
+                for (p, _) in pending.stones {
+                    self.excluded.retain(|&q| q != p);
+                    if !undo {
+                        self.excluded.push(p);
+                    }
+                }
+                nothing()
             }
-        }
-        board.set_to_move(me);
-        self.board = Some(board);
-        if pending.reply {
-            self.think(now)
-        } else {
-            Action::Reply(Vec::new())
+            BlockKind::Swap2 => {
+                let old = self.board.as_ref().expect("board exists");
+                if !matches!(pending.stones.len(), 0 | 3 | 5) {
+                    return error(format!(
+                        "SWAP2BOARD takes 0, 3 or 5 stones, not {}",
+                        pending.stones.len()
+                    ));
+                }
+                let mut board = old.cleared();
+                for &(p, _) in &pending.stones {
+                    board.play(p);
+                }
+                self.board = Some(board);
+                self.think(Task::Swap2, now)
+            }
+            BlockKind::Position { reply } => {
+                let mut board = self.board.as_ref().expect("board exists").cleared();
+                let me = own_colour(&pending.stones);
+                for &(p, f) in &pending.stones {
+                    match f {
+                        1 => board.play_as(p, me),
+                        2 => board.play_as(p, me.opp()),
+                        _ => board.block(p),
+                    }
+                }
+                board.set_to_move(me);
+                self.board = Some(board);
+                if reply {
+                    self.think(Task::Play, now)
+                } else {
+                    nothing()
+                }
+            }
         }
     }
 
     /// Starts a search for the side to move, or says why there is nothing to search.
-    fn think(&mut self, now: Instant) -> Action {
+    fn think(&mut self, task: Task, now: Instant) -> Action {
         let Some(board) = &self.board else {
             return error("no board yet: send START first");
         };
         if board.grid().is_full() {
             return error("the board is full: no move left");
         }
-        let budget = self.settings.time.budget();
-        let deterministic = self.settings.max_depth.is_some() || self.settings.max_nodes.is_some();
+        let s = &self.settings;
+        // Time always bounds the search; INFO max_depth and max_node are caps on top of it
+        // (a fixture is deterministic when its caps are reached well within the time).
+        let budget = s.time.budget();
+        let weak_depth = strength::max_depth(s.strength);
         let limits = Limits {
-            max_depth: self.settings.max_depth,
-            max_nodes: self.settings.max_nodes,
-            soft_ms: (!deterministic).then_some(budget.soft_ms),
-            hard_ms: (!deterministic).then_some(budget.hard_ms),
+            max_depth: match (s.max_depth, weak_depth) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+            max_nodes: s.max_nodes,
+            soft_ms: Some(budget.soft_ms),
+            hard_ms: Some(budget.hard_ms),
         };
-        let bytes = self.settings.tt_bytes();
+        let lines = match task {
+            Task::Nbest(n) => n as usize,
+            _ => strength::lines(s.strength),
+        };
+        let options = RootOptions {
+            excluded: self.excluded.clone(),
+            lines,
+            defend: task == Task::Defend,
+            threads: s.threads as usize,
+        };
+        let bytes = s.tt_bytes();
         let tt = match self.tt.take() {
             Some(tt) if tt.slots() == (bytes / ENTRY_BYTES).max(1) => tt,
             _ => TranspositionTable::new(bytes),
         };
         Action::Think(Box::new(Job {
             board: board.clone(),
-            rule: self.settings.rule,
+            rule: s.rule,
             limits,
             tt,
-            params: self.settings.params.clone(),
+            params: s.params.clone(),
+            options,
+            task,
+            strength: s.strength,
+            detail: s.show_detail,
             started: now,
         }))
     }
 
-    /// Takes a finished search back: plays its move and returns the move line. `outcome` is
-    /// `None` when the search failed; a legal fallback move is played then.
-    pub fn finish(&mut self, job: Box<Job>, outcome: Option<Outcome>) -> Vec<String> {
+    /// Takes a finished job back and returns the lines that answer it: a swap2 decision, or
+    /// the move (played on the board). `answer` is `None` when the search failed; a legal
+    /// fallback move is played then.
+    pub fn finish(&mut self, job: Box<Job>, answer: Option<Answer>) -> Vec<String> {
         let rule = self.settings.rule;
-        self.tt = Some(job.tt);
+        let Job {
+            tt, strength, task, ..
+        } = *job;
+        self.tt = Some(tt);
         let Some(board) = &mut self.board else {
             return vec!["ERROR no board".into()];
         };
+        let outcome: Option<Outcome> = match answer {
+            Some(Answer::Swap2(d)) => return vec![d.text()],
+            Some(Answer::Move(o)) => Some(o),
+            None => None,
+        };
+        let mut lines = Vec::new();
+        if let (Task::Defend, Some(o)) = (task, &outcome) {
+            lines.extend(response::defences(o));
+        }
+        self.answered += 1;
+        let seed = board.key() ^ self.answered.wrapping_mul(0xA076_1D64_78BD_642F);
+        let chosen = outcome.and_then(|o| strength::choose(&o, strength, seed));
         // Whatever the search concluded, the answer is checked once more here: on the board,
         // on an empty cell, and (renju) not a foul for black; else a legal fallback is played.
-        let best = outcome
-            .and_then(|o| o.best)
+        let best = chosen
             .filter(|&p| is_legal(board, rule, p))
             .or_else(|| fallback_move(board, rule));
         match best {
             Some(p) if is_legal(board, rule, p) => {
                 board.play(p);
-                vec![p.to_string()]
+                lines.push(p.to_string());
             }
-            _ => vec!["ERROR no legal move".into()],
+            _ => lines.push("ERROR no legal move".into()),
         }
+        lines
     }
 
     /// Runs a whole script synchronously, as the binary would with a fast enough search, and
-    /// returns every line printed (iteration MESSAGE lines included).
+    /// returns every line printed (progress lines included).
     pub fn run_script(&mut self, input: &[u8]) -> Vec<String> {
         let mut out = Vec::new();
         for line in input.split(|&b| b == b'\n') {
@@ -437,10 +558,9 @@ impl Session {
                 Action::Quit => break,
                 Action::Think(mut job) => {
                     let stop = AtomicBool::new(false);
-                    let mut messages = response::MessageCollector::default();
-                    let outcome = job.run(&stop, &mut messages);
-                    out.extend(messages.lines);
-                    out.extend(self.finish(job, Some(outcome)));
+                    let mut progress = response::Progress::new(job.detail, |l| out.push(l));
+                    let answer = job.run(&stop, &mut progress);
+                    out.extend(self.finish(job, Some(answer)));
                 }
             }
         }
@@ -448,16 +568,38 @@ impl Session {
     }
 }
 
-/// Parses a `x,y,field` line of a board block.
-fn parse_stone(line: &str, dims: Dims) -> Result<(Pos, u8), String> {
+/// The colour of the side to move from a position's `field` 1 (own) and 2 (opponent) stones:
+/// equal counts, black; one opponent stone more, white (`shared/protocol.md` §3). A set
+/// position whose counts do not alternate is read in move order: the first stone is black.
+fn own_colour(stones: &[(Pos, u8)]) -> Color {
+    let own = stones.iter().filter(|s| s.1 == 1).count();
+    let opp = stones.iter().filter(|s| s.1 == 2).count();
+    if own == opp {
+        Color::Black
+    } else if opp == own + 1 {
+        Color::White
+    } else {
+        match stones.iter().find(|s| s.1 != 3) {
+            Some(&(_, 2)) => Color::White,
+            _ => Color::Black,
+        }
+    }
+}
+
+/// Parses a block line: `x,y,field` (`with_field`) or `x,y`.
+fn parse_stone(line: &str, dims: Dims, with_field: bool) -> Result<(Pos, u8), String> {
     let nums = crate::geometry::parse_ints(line)?;
-    let [x, y, f] = nums[..] else {
-        return Err("expected x,y,field".into());
-    };
-    let p = dims.checked_pos(x, y)?;
-    match f {
-        1..=3 => Ok((p, f as u8)),
-        _ => Err(format!("field {f} is not 1, 2 or 3")),
+    match (with_field, &nums[..]) {
+        (true, &[x, y, f]) => {
+            let p = dims.checked_pos(x, y)?;
+            match f {
+                1..=3 => Ok((p, f as u8)),
+                _ => Err(format!("field {f} is not 1, 2 or 3")),
+            }
+        }
+        (false, &[x, y]) => Ok((dims.checked_pos(x, y)?, 0)),
+        (true, _) => Err("expected x,y,field".into()),
+        (false, _) => Err("expected x,y".into()),
     }
 }
 

@@ -1,6 +1,7 @@
 //! What bounds one search: depth, nodes, a soft and a hard time limit, read through a clock
 //! the caller provides (tests inject their own).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Limits of one search. Invariant: `soft_ms <= hard_ms` when both are set.
@@ -16,8 +17,8 @@ pub struct Limits {
     pub hard_ms: Option<u64>,
 }
 
-/// Milliseconds since the move was asked for.
-pub trait Clock {
+/// Milliseconds since the move was asked for. Shared by every search thread.
+pub trait Clock: Sync {
     fn elapsed_ms(&self) -> u64;
 }
 
@@ -29,5 +30,24 @@ pub struct WallClock {
 impl Clock for WallClock {
     fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
+    }
+}
+
+/// When a search must give up: its stop flag, its hard limit, and any tighter cap the caller
+/// sets for one part of it.
+#[derive(Clone, Copy)]
+pub struct Deadline<'a> {
+    pub clock: &'a dyn Clock,
+    pub stop: &'a AtomicBool,
+    pub hard_ms: Option<u64>,
+}
+
+impl Deadline<'_> {
+    /// Whether the stop flag is up, or the hard limit or `cap_ms` has passed.
+    pub fn passed(&self, cap_ms: Option<u64>) -> bool {
+        self.stop.load(Ordering::Relaxed) || {
+            let t = self.clock.elapsed_ms();
+            self.hard_ms.is_some_and(|h| t >= h) || cap_ms.is_some_and(|c| t >= c)
+        }
     }
 }

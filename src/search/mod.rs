@@ -1,14 +1,18 @@
 //! Iterative deepening over a negamax alpha-beta (PVS) search with a transposition table:
 //! immediate fives are taken, the opponent's five is blocked (and a double five is a loss),
-//! renju fouls are never played by black. Reports each finished iteration to an observer.
+//! renju fouls are never played by black. Reports each finished iteration, each multi-PV line
+//! and live root progress to an observer. With several threads, helpers search the same root
+//! through the shared table (lazy SMP) and the main thread's result is played.
 
 pub mod limits;
 pub mod params;
 mod root;
+pub mod strength;
+pub mod swap2;
 pub mod threats;
 pub mod tt;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::board::threat::fours_made;
 use crate::board::wincount::line_count;
@@ -16,7 +20,7 @@ use crate::board::{renju, Board, Color};
 use crate::eval::{evaluate, move_score, EVAL_BOUND};
 use crate::geometry::Pos;
 use crate::rules::Rule;
-use limits::{Clock, Limits};
+use limits::{Clock, Deadline, Limits};
 use params::Params;
 use threats::Solver;
 use tt::{Bound, Entry, TranspositionTable};
@@ -35,19 +39,59 @@ const INF: i32 = WIN + 1;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
     pub depth: i32,
+    /// Deepest ply the iteration reached, extensions and threat lines included.
+    pub seldepth: i32,
     pub score: i32,
     pub nodes: u64,
     pub elapsed_ms: u64,
     pub pv: Vec<Pos>,
 }
 
+/// One line of an iteration: the `index`-th best root move (0 for the best) of `lines`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineReport {
+    pub index: usize,
+    pub lines: usize,
+    pub report: Report,
+}
+
+/// Live progress at the root, for analysis GUIs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Realtime {
+    /// A new iteration's lines begin: earlier root marks are stale.
+    Refresh,
+    /// The search enters this root move.
+    Enter(Pos),
+    /// The search leaves this root move.
+    Leave(Pos),
+    /// The best move so far.
+    Best(Pos),
+    /// This root move is proven to lose.
+    Lost(Pos),
+}
+
 /// Receives progress from a running search (the engine itself prints nothing).
 pub trait Observer {
     fn iteration(&mut self, report: &Report);
+    /// One line of a multi-PV iteration is complete (also the single line of a normal one).
+    fn line(&mut self, _line: &LineReport) {}
+    /// Live root progress, `elapsed_ms` into the move; only sent when `wants_realtime`.
+    fn realtime(&mut self, _event: Realtime, _elapsed_ms: u64) {}
+    /// Whether to send `realtime` events (they cost a clock read each).
+    fn wants_realtime(&self) -> bool {
+        false
+    }
 }
 
 impl Observer for () {
     fn iteration(&mut self, _: &Report) {}
+}
+
+/// A root move with its score and principal variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub score: i32,
+    pub pv: Vec<Pos>,
 }
 
 /// What a search found. `best` is `None` only when no legal move exists.
@@ -58,6 +102,12 @@ pub struct Outcome {
     pub depth: i32,
     pub nodes: u64,
     pub pv: Vec<Pos>,
+    /// The lines of the last finished iteration, best first (one unless several were asked).
+    pub lines: Vec<Line>,
+    /// Root moves proven to lose (searched for when `RootOptions::defend` is set).
+    pub losing: Vec<Pos>,
+    /// Defend mode: the root moves not proven to lose, best first.
+    pub holding: Vec<Pos>,
 }
 
 /// Formats a score for humans: centipawn-like numbers, or `+M5` / `-M4` for a win or loss in
@@ -75,7 +125,7 @@ pub fn format_score(score: i32) -> String {
 /// What the side to move faces at a node, before any search.
 enum NodeKind {
     /// It makes a winning line on this cell.
-    Win(u16),
+    Win,
     /// The opponent has two or more winning points (or one it may not block): lost.
     Lost,
     /// The opponent wins on this cell unless it is taken now.
@@ -84,15 +134,41 @@ enum NodeKind {
     Quiet,
 }
 
+/// What the root searches besides the best move. The default is a normal search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootOptions {
+    /// Cells the root may not play (Yixin-Board's `yxblock`); ignored when nothing else is legal.
+    pub excluded: Vec<Pos>,
+    /// Best root moves to search and report (multi-PV); at least 1.
+    pub lines: usize,
+    /// Also prove which root moves lose, each iteration (`yxsearchdefend`).
+    pub defend: bool,
+    /// Search threads; 1 gives the same moves and node counts on every machine.
+    pub threads: usize,
+}
+
+impl Default for RootOptions {
+    fn default() -> RootOptions {
+        RootOptions {
+            excluded: Vec::new(),
+            lines: 1,
+            defend: false,
+            threads: 1,
+        }
+    }
+}
+
 /// Everything one search needs, lent by its owner.
+#[derive(Clone)]
 pub struct Search<'a> {
     pub board: Board,
     pub rule: Rule,
     pub limits: Limits,
     pub params: Params,
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     pub clock: &'a dyn Clock,
     pub stop: &'a AtomicBool,
+    pub options: RootOptions,
 }
 
 struct Searcher<'a> {
@@ -100,12 +176,20 @@ struct Searcher<'a> {
     rule: Rule,
     limits: Limits,
     params: Params,
-    tt: &'a mut TranspositionTable,
+    options: RootOptions,
+    tt: &'a TranspositionTable,
     clock: &'a dyn Clock,
     stop: &'a AtomicBool,
     solver: Solver<'a>,
+    /// 0 for the main thread, which reports and whose move is played; helpers count from 1.
+    helper: usize,
+    /// Nodes of every thread, when there are several (the node limit is then shared).
+    shared_nodes: Option<&'a AtomicU64>,
+    /// This thread's nodes not yet added to `shared_nodes`.
+    unshared: u64,
     salt: u64,
     nodes: u64,
+    seldepth: usize,
     aborted: bool,
     root_changed: bool,
     killers: Vec<[u16; 2]>,
@@ -118,44 +202,110 @@ struct Searcher<'a> {
 
 const NONE: u16 = u16::MAX;
 
-impl Search<'_> {
+/// A helper thread's clock: helpers never stop by the clock (the main thread halts them).
+struct Frozen;
+
+impl Clock for Frozen {
+    fn elapsed_ms(&self) -> u64 {
+        0
+    }
+}
+
+static FROZEN: Frozen = Frozen;
+
+impl<'a> Search<'a> {
     /// Runs iterative deepening until a limit is hit, and returns the best move found.
     pub fn run(self, observer: &mut dyn Observer) -> Outcome {
-        let dims = self.board.dims();
-        let salt = (self.rule.info_value() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ ((dims.width as u64) << 40 | (dims.height as u64) << 48);
-        let (clock, stop, hard) = (self.clock, self.stop, self.limits.hard_ms);
-        let out_of_time = move |cap: Option<u64>| {
-            stop.load(Ordering::Relaxed) || {
-                let t = clock.elapsed_ms();
-                hard.is_some_and(|h| t >= h) || cap.is_some_and(|c| t >= c)
+        let threads = self.options.threads.max(1);
+        if threads == 1 {
+            return searcher(self, 0, None).iterate(observer);
+        }
+        let halt = AtomicBool::new(false);
+        let nodes = AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for id in 1..threads {
+                // Helpers share the node limit but not the time or depth limits: they run
+                // until the main thread halts them.
+                let helper = Search {
+                    limits: Limits {
+                        soft_ms: None,
+                        hard_ms: None,
+                        max_depth: None,
+                        ..self.limits.clone()
+                    },
+                    clock: &FROZEN,
+                    stop: &halt,
+                    ..self.clone()
+                };
+                let nodes = &nodes;
+                let spawned = std::thread::Builder::new()
+                    .name(format!("helper{id}"))
+                    .stack_size(64 << 20)
+                    .spawn_scoped(scope, move || {
+                        searcher(helper, id, Some(nodes)).iterate(&mut ());
+                    });
+                if spawned.is_err() {
+                    break; // fewer helpers: the search is still complete
+                }
             }
-        };
-        let mut solver = Solver::new(self.rule);
-        solver.stop_check = Some(&out_of_time);
-        solver.probe_nodes = self.params.vct_probe_nodes;
-        solver.quiet_plies = self.params.vct_quiet_plies;
-        let mut s = Searcher {
-            board: self.board,
-            rule: self.rule,
-            limits: self.limits,
-            params: self.params,
-            tt: self.tt,
-            clock: self.clock,
-            stop: self.stop,
-            solver,
-            salt,
-            nodes: 0,
-            aborted: false,
-            root_changed: false,
-            killers: vec![[NONE; 2]; MAX_PLY + 2],
-            history: [vec![0; dims.cells()], vec![0; dims.cells()]],
-            fours: Vec::new(),
-            threats: Vec::new(),
-            defences: Vec::new(),
-            buffers: vec![Vec::new(); MAX_PLY + 2],
-        };
-        s.iterate(observer)
+            let out = searcher(self, 0, Some(&nodes)).iterate(observer);
+            halt.store(true, Ordering::Relaxed);
+            out
+        })
+    }
+}
+
+/// A searcher for `search`: the main one (`helper` 0) or a helper.
+fn searcher<'a>(
+    search: Search<'a>,
+    helper: usize,
+    shared_nodes: Option<&'a AtomicU64>,
+) -> Searcher<'a> {
+    let Search {
+        board,
+        rule,
+        limits,
+        params,
+        tt,
+        clock,
+        stop,
+        options,
+    } = search;
+    let dims = board.dims();
+    let salt = (rule.info_value() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ ((dims.width as u64) << 40 | (dims.height as u64) << 48);
+    let mut solver = Solver::new(rule);
+    solver.stop_check = Some(Deadline {
+        clock,
+        stop,
+        hard_ms: limits.hard_ms,
+    });
+    solver.probe_nodes = params.vct_probe_nodes;
+    solver.quiet_plies = params.vct_quiet_plies;
+    Searcher {
+        board,
+        rule,
+        limits,
+        params,
+        options,
+        tt,
+        clock,
+        stop,
+        solver,
+        helper,
+        shared_nodes,
+        unshared: 0,
+        salt,
+        nodes: 0,
+        seldepth: 0,
+        aborted: false,
+        root_changed: false,
+        killers: vec![[NONE; 2]; MAX_PLY + 2],
+        history: [vec![0; dims.cells()], vec![0; dims.cells()]],
+        fours: Vec::new(),
+        threats: Vec::new(),
+        defences: Vec::new(),
+        buffers: vec![Vec::new(); MAX_PLY + 2],
     }
 }
 
@@ -196,15 +346,12 @@ impl Searcher<'_> {
         let dims = self.board.dims();
         let mut opp_five = None;
         let mut opp_fives = 0;
-        for word in 0..self.board.candidate_words() {
-            let mut bits = self.board.candidate_word(word);
-            while bits != 0 {
-                let i = word * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
+        for i in self.board.candidates() {
+            {
                 let sums = self.board.wincount().sums(i);
                 let five = crate::board::wincount::FIVE_GAIN;
                 if sums.gain[m] >= five && self.rule.wins_at(self.board.grid(), dims.pos(i), me) {
-                    return NodeKind::Win(i as u16);
+                    return NodeKind::Win;
                 }
                 if sums.gain[o] >= five && self.rule.wins_at(self.board.grid(), dims.pos(i), opp) {
                     opp_fives += 1;
@@ -237,22 +384,37 @@ impl Searcher<'_> {
     }
 
     fn poll(&mut self) -> bool {
-        let out_of_nodes = self
-            .limits
-            .max_nodes
-            .is_some_and(|n| self.total_nodes() >= n);
         let timed_poll = self.nodes % self.params.poll_interval == 0;
-        if out_of_nodes
-            || (timed_poll
-                && (self.stop.load(Ordering::Relaxed)
-                    || self
-                        .limits
-                        .hard_ms
-                        .is_some_and(|h| self.clock.elapsed_ms() >= h)))
-        {
+        let out_of_nodes = match self.shared_nodes {
+            None => self
+                .limits
+                .max_nodes
+                .is_some_and(|n| self.total_nodes() >= n),
+            // Several threads count their nodes together (for the node limit and the reports);
+            // each adds its count now and then.
+            Some(shared) => {
+                timed_poll && {
+                    let now = self.total_nodes();
+                    let added = now - self.unshared;
+                    let all = shared.fetch_add(added, Ordering::Relaxed) + added;
+                    self.unshared = now;
+                    self.limits.max_nodes.is_some_and(|n| all >= n)
+                }
+            }
+        };
+        if out_of_nodes || (timed_poll && self.out_of_time()) {
             self.aborted = true;
         }
         self.aborted
+    }
+
+    /// Whether the stop flag is up or the hard limit has passed (the clock is read here).
+    fn out_of_time(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self
+                .limits
+                .hard_ms
+                .is_some_and(|h| self.clock.elapsed_ms() >= h)
     }
 
     /// Scores the moves for ordering and keeps the best `keep` of them; `pick` then brings
@@ -282,6 +444,7 @@ impl Searcher<'_> {
             return 0;
         }
         self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
             return evaluate(&self.board, &self.params);
         }
@@ -297,7 +460,7 @@ impl Searcher<'_> {
             self.classify::<false>(&mut moves)
         };
         let forced = match kind {
-            NodeKind::Win(_) => return self.give_back(ply, moves, WIN - (ply as i32 + 1)),
+            NodeKind::Win => return self.give_back(ply, moves, WIN - (ply as i32 + 1)),
             NodeKind::Lost => return self.give_back(ply, moves, -(WIN - (ply as i32 + 2))),
             NodeKind::Forced(i) => {
                 moves.clear();

@@ -1,5 +1,6 @@
 //! The root of the search: forced answers, the threat searches, then iterative deepening with
-//! aspiration windows, reporting each finished iteration.
+//! aspiration windows over one or several lines (multi-PV), reporting each finished line and
+//! iteration, live root progress, and (defend mode) the root moves proven to lose.
 
 use super::*;
 use crate::board::threat::is_five_point;
@@ -26,8 +27,51 @@ impl Searcher<'_> {
         pv
     }
 
-    /// Step 0 of every search: the root. Returns at once when the answer is forced.
+    /// Every candidate cell with its move score, in cell order.
+    fn all_candidates(&self, moves: &mut Vec<(i32, u16)>) {
+        let me = self.board.to_move();
+        moves.clear();
+        moves.extend(self.board.candidates().map(|i| {
+            let sums = self.board.wincount().sums(i);
+            (move_score(&sums, me, &self.params), i as u16)
+        }));
+    }
+
+    /// Nodes for reports: every thread's when several search.
+    fn reported_nodes(&self) -> u64 {
+        let mine = self.total_nodes();
+        match self.shared_nodes {
+            Some(shared) => shared.load(Ordering::Relaxed) + mine - self.unshared,
+            None => mine,
+        }
+    }
+
+    fn excluded(&self, mv: u16) -> bool {
+        self.options.excluded.contains(&self.pos(mv))
+    }
+
+    fn report(&self, depth: i32, score: i32, pv: Vec<Pos>) -> Report {
+        Report {
+            depth,
+            seldepth: self.seldepth as i32,
+            score,
+            nodes: self.reported_nodes(),
+            elapsed_ms: self.clock.elapsed_ms(),
+            pv,
+        }
+    }
+
+    /// The search from the root; the main thread marks its answer as the best move last.
     pub(super) fn iterate(&mut self, observer: &mut dyn Observer) -> Outcome {
+        let out = self.root_search(observer);
+        if let (0, Some(p), true) = (self.helper, out.best, observer.wants_realtime()) {
+            observer.realtime(Realtime::Best(p), self.clock.elapsed_ms());
+        }
+        out
+    }
+
+    /// Step 0 of every search: the root. Returns at once when the answer is forced.
+    fn root_search(&mut self, observer: &mut dyn Observer) -> Outcome {
         let dims = self.board.dims();
         if self.board.stone_count() == 0 {
             // No stones of either side yet (blocked cells aside): take the centre or near it.
@@ -37,50 +81,71 @@ impl Searcher<'_> {
         }
         let mut moves = Vec::new();
         let kind = self.classify::<true>(&mut moves);
-        match kind {
-            NodeKind::Win(i) => return self.single(self.pos(i), WIN - 1),
-            NodeKind::Forced(i) => {
-                // The block is forced; a VCF that starts with it is still worth announcing.
-                let budget = self.root_budget(self.params.root_vcf_nodes);
-                if let Some(plies) = self.solver.vcf(&mut self.board, 120, budget) {
-                    return self.announce(plies, observer);
-                }
-                return self.single(self.pos(i), 0);
+        if let NodeKind::Win = kind {
+            // `classify` stops at the first winning cell: take the first one we may play, and
+            // see every candidate when all of them are excluded.
+            self.all_candidates(&mut moves);
+            let me = self.board.to_move();
+            let win = moves.iter().map(|&(_, mv)| mv).find(|&mv| {
+                !self.excluded(mv) && self.rule.wins_at(self.board.grid(), self.pos(mv), me)
+            });
+            if let Some(i) = win {
+                return self.single(self.pos(i), WIN - 1);
             }
-            NodeKind::Lost | NodeKind::Quiet => {}
         }
         moves.sort_unstable_by(super::better);
         let mut root: Vec<u16> = Vec::new();
         for &(_, mv) in &moves {
-            if !self.is_foul(self.pos(mv)) {
+            if !self.excluded(mv) && !self.is_foul(self.pos(mv)) {
                 root.push(mv);
             }
         }
         if root.is_empty() {
-            // Nothing near the stones is legal: any legal empty cell.
+            // Nothing near the stones may be played: any legal empty cell, the excluded ones
+            // last (a move must be given).
+            let legal = |s: &mut Self, p: Pos, skip: bool| {
+                s.board.is_empty_at(p)
+                    && !(skip && s.excluded(dims.index(p) as u16))
+                    && !s.is_foul(p)
+            };
             let any = (0..dims.cells())
                 .map(|i| dims.pos(i))
-                .find(|&p| self.board.is_empty_at(p) && !self.is_foul(p));
-            return Outcome {
-                best: any,
-                score: 0,
-                depth: 0,
-                nodes: self.nodes,
-                pv: any.into_iter().collect(),
+                .find(|&p| legal(self, p, true))
+                .or_else(|| {
+                    (0..dims.cells())
+                        .map(|i| dims.pos(i))
+                        .find(|&p| legal(self, p, false))
+                });
+            return match any {
+                Some(p) => self.single(p, 0),
+                None => self.outcome(None, 0, 0, Vec::new()),
             };
         }
-        if matches!(kind, NodeKind::Lost) {
-            // The opponent has a five we cannot stop: every move loses. Block one of its five
-            // points that we may play (the loss is then at least not certain against a
-            // careless opponent), else play the best-ordered legal move; never a foul.
-            let opp = self.board.to_move().opp();
-            let rule = self.rule;
-            let block = root
-                .iter()
-                .copied()
-                .find(|&mv| is_five_point(&self.board, rule, opp, mv as usize))
-                .unwrap_or(root[0]);
-            return self.single(self.pos(block), -(WIN - 2));
+        match kind {
+            NodeKind::Forced(i) if root.contains(&i) => {
+                // The block is forced; a VCF that starts with it is still worth announcing.
+                if self.helper == 0 && self.options.lines == 1 {
+                    let budget = self.root_budget(self.params.root_vcf_nodes);
+                    if let Some(plies) = self.solver.vcf(&mut self.board, 120, budget) {
+                        return self.announce(plies, observer);
+                    }
+                }
+                return self.single(self.pos(i), 0);
+            }
+            NodeKind::Lost | NodeKind::Forced(_) => {
+                // The opponent has a five we cannot stop: every move loses. Block one of its
+                // five points that we may play (the loss is then at least not certain against
+                // a careless opponent), else play the best-ordered legal move; never a foul.
+                let opp = self.board.to_move().opp();
+                let rule = self.rule;
+                let block = root
+                    .iter()
+                    .copied()
+                    .find(|&mv| is_five_point(&self.board, rule, opp, mv as usize))
+                    .unwrap_or(root[0]);
+                return self.single(self.pos(block), -(WIN - 2));
+            }
+            NodeKind::Win | NodeKind::Quiet => {}
         }
         if root.len() == 1 {
             return self.single(self.pos(root[0]), 0);
@@ -88,71 +153,93 @@ impl Searcher<'_> {
 
         // Step 1. Threat search: a forced win by fours, then by fours and threes, is played at
         // once. Only when the opponent has no five point (then the block is forced anyway).
-        if matches!(kind, NodeKind::Quiet) {
+        let plain = self.options.lines == 1 && !self.options.defend;
+        if self.helper == 0 && plain && matches!(kind, NodeKind::Quiet) {
             if let Some(out) = self.root_threats(observer) {
-                return out;
+                if out
+                    .best
+                    .is_some_and(|p| root.contains(&(dims.index(p) as u16)))
+                {
+                    return out;
+                }
             }
         }
 
-        // Step 2. Iterative deepening with aspiration windows around the last score.
+        // Step 2. Iterative deepening over the lines, with aspiration windows around each
+        // line's last score.
         let max_depth = self.limits.max_depth.unwrap_or(DEFAULT_MAX_DEPTH).max(1);
-        let mut best = Outcome {
-            best: Some(self.pos(root[0])),
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            pv: vec![self.pos(root[0])],
-        };
+        let mut best = self.outcome(Some(self.pos(root[0])), 0, 0, vec![self.pos(root[0])]);
+        let mut scores: Vec<i32> = Vec::new();
+        let mut losing: Vec<Pos> = Vec::new();
         for depth in 1..=max_depth {
-            let mut delta = self.params.aspiration;
-            let aspire = self.params.aspiration > 0 && depth >= 3;
-            let (mut lo, mut hi) = if aspire && best.score.abs() < MATE_BOUND {
-                (best.score - delta, best.score + delta)
-            } else {
-                (-INF, INF)
-            };
-            let mut score;
-            loop {
-                score = self.root_iteration(&mut root, depth, lo, hi);
+            if self.helper > 0 && (depth as usize + self.helper) % 2 == 0 && depth > 1 {
+                continue; // helpers skip every other depth, to search apart from the main thread
+            }
+            self.seldepth = 0;
+            let n = self.options.lines.clamp(1, root.len());
+            scores.resize(n, 0);
+            let mut lines: Vec<Line> = Vec::with_capacity(n);
+            for idx in 0..n {
+                let score = self.aspire(&mut root, idx, depth, scores[idx], observer);
                 if self.aborted {
                     break;
                 }
-                if score <= lo && lo > -INF {
-                    lo = (lo - delta).max(-INF);
-                } else if score >= hi && hi < INF {
-                    hi = (hi + delta).min(INF);
-                } else {
-                    break;
+                scores[idx] = score;
+                let pv = self.principal_variation(root[idx], depth as usize);
+                if self.helper == 0 {
+                    if observer.wants_realtime() && (n == 1 || idx == 0) {
+                        // One line: its marks start afresh. Several: the observer marks them
+                        // all once the iteration is complete.
+                        let t = self.clock.elapsed_ms();
+                        if n == 1 {
+                            observer.realtime(Realtime::Refresh, t);
+                        }
+                        observer.realtime(Realtime::Best(self.pos(root[0])), t);
+                    }
+                    observer.line(&LineReport {
+                        index: idx,
+                        lines: n,
+                        report: self.report(depth, score, pv.clone()),
+                    });
                 }
-                delta *= 4;
-                if delta > 4 * EVAL_BOUND {
-                    (lo, hi) = (-INF, INF);
-                }
+                lines.push(Line { score, pv });
             }
             if self.aborted {
-                // A move that beat the previous best in the unfinished iteration stands.
-                if self.root_changed && depth > 1 {
+                if let Some(first) = lines.first() {
+                    // The best line of the unfinished iteration is complete: it stands.
+                    best = self.outcome(Some(first.pv[0]), first.score, depth, first.pv.clone());
+                } else if self.root_changed && depth > 1 {
+                    // A move that beat the previous best in the unfinished iteration stands.
                     best.best = Some(self.pos(root[0]));
                     best.pv = vec![self.pos(root[0])];
                 }
                 break;
             }
-            let pv = self.principal_variation(root[0], depth as usize);
-            best = Outcome {
-                best: Some(self.pos(root[0])),
-                score,
-                depth,
-                nodes: self.total_nodes(),
-                pv,
-            };
-            observer.iteration(&Report {
-                depth,
-                score,
-                nodes: self.total_nodes(),
-                elapsed_ms: self.clock.elapsed_ms(),
-                pv: best.pv.clone(),
-            });
-            let proven = score.abs() >= MATE_BOUND && WIN - score.abs() <= depth;
+            // Lines of one iteration may come out of order (each searched without the ones
+            // before it): best first, ties by the order found.
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by_key(|&k| -lines[k].score);
+            let head: Vec<u16> = order.iter().map(|&k| root[k]).collect();
+            root[..n].copy_from_slice(&head);
+            let lines: Vec<Line> = order.iter().map(|&k| lines[k].clone()).collect();
+            scores = lines.iter().map(|l| l.score).collect();
+            if self.options.defend {
+                self.prove_losses(&mut root, n, depth, &mut losing, observer);
+                if self.aborted {
+                    break;
+                }
+            }
+            let (top_score, top_pv) = (lines[0].score, lines[0].pv.clone());
+            best = self.outcome(Some(self.pos(root[0])), top_score, depth, top_pv.clone());
+            best.lines = lines;
+            if self.helper == 0 {
+                observer.iteration(&self.report(depth, top_score, top_pv));
+            }
+            let score = best.score;
+            let proven = score.abs() >= MATE_BOUND
+                && WIN - score.abs() <= depth
+                && plain
+                && self.helper == 0;
             let soft_out = self
                 .limits
                 .soft_ms
@@ -161,19 +248,79 @@ impl Searcher<'_> {
                 break;
             }
         }
-        best.nodes = self.total_nodes();
+        if best.lines.is_empty() {
+            best.lines = vec![Line {
+                score: best.score,
+                pv: best.pv.clone(),
+            }];
+        }
+        if self.options.defend {
+            best.holding = root.iter().map(|&mv| self.pos(mv)).collect();
+        }
+        best.losing = losing;
+        best.nodes = self.reported_nodes();
         best
     }
 
+    /// Searches line `idx` (the best of `root[idx..]`) to `depth`, widening the window around
+    /// `last` until the score falls inside it. The best move ends up at `root[idx]`.
+    fn aspire(
+        &mut self,
+        root: &mut [u16],
+        idx: usize,
+        depth: i32,
+        last: i32,
+        observer: &mut dyn Observer,
+    ) -> i32 {
+        let mut delta = self.params.aspiration;
+        let aspire = self.params.aspiration > 0 && depth >= 3;
+        let (mut lo, mut hi) = if aspire && last.abs() < MATE_BOUND {
+            (last - delta, last + delta)
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let score = self.root_iteration(&mut root[idx..], depth, lo, hi, idx == 0, observer);
+            if self.aborted {
+                return score;
+            }
+            if score <= lo && lo > -INF {
+                lo = (lo - delta).max(-INF);
+            } else if score >= hi && hi < INF {
+                hi = (hi + delta).min(INF);
+            } else {
+                return score;
+            }
+            delta *= 4;
+            if delta > 4 * EVAL_BOUND {
+                (lo, hi) = (-INF, INF);
+            }
+        }
+    }
+
     /// One pass over the root moves with the window (`lo`, `hi`); the best move goes first.
-    /// Returns the best score (a bound when it falls outside the window).
-    fn root_iteration(&mut self, root: &mut Vec<u16>, depth: i32, lo: i32, hi: i32) -> i32 {
+    /// Returns the best score (a bound when it falls outside the window). `main_line` marks
+    /// the pass that reports live progress.
+    fn root_iteration(
+        &mut self,
+        root: &mut [u16],
+        depth: i32,
+        lo: i32,
+        hi: i32,
+        main_line: bool,
+        observer: &mut dyn Observer,
+    ) -> i32 {
         let mut alpha = lo;
         let mut best = -INF;
         let mut best_here = None;
+        let live =
+            main_line && self.helper == 0 && self.options.lines == 1 && observer.wants_realtime();
         self.root_changed = false;
         for (k, &mv) in root.iter().enumerate() {
             let p = self.pos(mv);
+            if live {
+                observer.realtime(Realtime::Enter(p), self.clock.elapsed_ms());
+            }
             self.board.play(p);
             let mut score;
             if k == 0 {
@@ -188,11 +335,21 @@ impl Searcher<'_> {
             if self.aborted {
                 break;
             }
+            if live {
+                let t = self.clock.elapsed_ms();
+                observer.realtime(Realtime::Leave(p), t);
+                if score <= -MATE_BOUND {
+                    observer.realtime(Realtime::Lost(p), t);
+                }
+            }
             if score > best {
                 best = score;
                 if score > alpha {
                     alpha = score;
                     best_here = Some(k);
+                    if live && k > 0 {
+                        observer.realtime(Realtime::Best(p), self.clock.elapsed_ms());
+                    }
                     if score >= hi {
                         break;
                     }
@@ -201,11 +358,47 @@ impl Searcher<'_> {
         }
         if let Some(k) = best_here {
             // Best move first for the next pass; the rest keep their order.
-            let mv = root.remove(k);
-            root.insert(0, mv);
+            root[..=k].rotate_right(1);
             self.root_changed = k > 0 || self.aborted;
         }
         best
+    }
+
+    /// Defend mode: every root move beyond the first `n` lines that a null-window search at
+    /// `depth` proves lost joins `losing` and leaves the root (one move always stays).
+    fn prove_losses(
+        &mut self,
+        root: &mut Vec<u16>,
+        n: usize,
+        depth: i32,
+        losing: &mut Vec<Pos>,
+        observer: &mut dyn Observer,
+    ) {
+        let mut keep = root[..n].to_vec();
+        let mut lost = Vec::new();
+        for &mv in root[n..].iter() {
+            let p = self.pos(mv);
+            self.board.play(p);
+            // Lost iff the score is at most -MATE_BOUND: a null window just above it.
+            let score = -self.negamax(depth - 1, MATE_BOUND - 1, MATE_BOUND, 1, false);
+            self.board.undo();
+            if self.aborted {
+                return;
+            }
+            if score <= -MATE_BOUND {
+                lost.push(mv);
+            } else {
+                keep.push(mv);
+            }
+        }
+        for &mv in &lost {
+            let p = self.pos(mv);
+            if observer.wants_realtime() {
+                observer.realtime(Realtime::Lost(p), self.clock.elapsed_ms());
+            }
+            losing.push(p);
+        }
+        *root = keep;
     }
 
     /// The root VCF, then the root VCT, each within its node budget. A win found is returned
@@ -232,17 +425,22 @@ impl Searcher<'_> {
     }
 
     /// The node budget of a root threat search, and its time cap: a node limit bounds it to a
-    /// quarter of that; a timed search to a share of the soft limit; an untimed one (bench,
-    /// depth limits) to `budget`.
+    /// quarter of that; a search limited by time alone to a share of the soft limit; otherwise
+    /// (bench, depth limits) `budget`, so that it is the same on every machine. The hard limit
+    /// always stops it.
     fn root_budget(&mut self, budget: u64) -> u64 {
         self.solver.cap_ms = None;
-        match (self.limits.max_nodes, self.limits.soft_ms) {
-            (Some(n), _) => budget.min(n / 4),
-            (None, Some(soft)) => {
+        match (
+            self.limits.max_nodes,
+            self.limits.max_depth,
+            self.limits.soft_ms,
+        ) {
+            (Some(n), _, _) => budget.min(n / 4),
+            (None, None, Some(soft)) => {
                 self.solver.cap_ms = Some(soft * self.params.root_threat_share / 100);
                 u64::MAX / 2
             }
-            (None, None) => budget,
+            _ => budget,
         }
     }
 
@@ -252,20 +450,19 @@ impl Searcher<'_> {
         self.solver.cap_ms = None;
         let pv = self.solver.line(&self.board);
         let score = WIN - plies;
-        observer.iteration(&Report {
-            depth: plies,
-            score,
-            nodes: self.total_nodes(),
-            elapsed_ms: self.clock.elapsed_ms(),
-            pv: pv.clone(),
+        let report = self.report(plies, score, pv.clone());
+        observer.line(&LineReport {
+            index: 0,
+            lines: 1,
+            report: report.clone(),
         });
-        Outcome {
-            best: pv.first().copied(),
+        observer.iteration(&report);
+        let mut out = self.outcome(pv.first().copied(), score, plies, pv);
+        out.lines = vec![Line {
             score,
-            depth: plies,
-            nodes: self.total_nodes(),
-            pv,
-        }
+            pv: out.pv.clone(),
+        }];
+        out
     }
 
     /// The first stone of the game: the centre, or the legal cell nearest to it.
@@ -274,7 +471,7 @@ impl Searcher<'_> {
         let c = dims.centre();
         (0..dims.cells())
             .map(|i| dims.pos(i))
-            .filter(|&p| self.board.is_empty_at(p))
+            .filter(|&p| self.board.is_empty_at(p) && !self.options.excluded.contains(&p))
             .min_by_key(|p| {
                 let dx = p.x as i32 - c.x as i32;
                 let dy = p.y as i32 - c.y as i32;
@@ -282,13 +479,22 @@ impl Searcher<'_> {
             })
     }
 
-    fn single(&mut self, p: Pos, score: i32) -> Outcome {
+    fn outcome(&self, best: Option<Pos>, score: i32, depth: i32, pv: Vec<Pos>) -> Outcome {
         Outcome {
-            best: Some(p),
+            best,
             score,
-            depth: 0,
-            nodes: self.nodes,
-            pv: vec![p],
+            depth,
+            nodes: self.reported_nodes(),
+            pv,
+            lines: Vec::new(),
+            losing: Vec::new(),
+            holding: Vec::new(),
         }
+    }
+
+    fn single(&mut self, p: Pos, score: i32) -> Outcome {
+        let mut out = self.outcome(Some(p), score, 0, vec![p]);
+        out.lines = vec![Line { score, pv: vec![p] }];
+        out
     }
 }

@@ -6,6 +6,7 @@ use crate::board::threat::{five_points_through, fours_made, is_five_point};
 use crate::board::{renju, Board, Color};
 use crate::geometry::Pos;
 use crate::rules::Rule;
+use crate::search::limits::Deadline;
 
 const NONE: u16 = u16::MAX;
 /// Entries of the cache of positions proven to hold no VCF (a power of two).
@@ -38,7 +39,7 @@ pub struct Solver<'a> {
     pub nodes: u64,
     /// Asked every few thousand nodes whether to give up now: the search's stop flag and hard
     /// limit, and `cap_ms` (elapsed milliseconds) when it is given.
-    pub stop_check: Option<&'a dyn Fn(Option<u64>) -> bool>,
+    pub stop_check: Option<Deadline<'a>>,
     /// A time cap for the current search, in elapsed milliseconds of the move.
     pub cap_ms: Option<u64>,
     /// Fours a VCF inside the VCT may use (either side's).
@@ -114,7 +115,7 @@ impl<'a> Solver<'a> {
     fn spend(&mut self) -> bool {
         if self.nodes >= self.limit {
             self.exhausted = true;
-        } else if self.nodes % POLL == 0 && self.stop_check.is_some_and(|stop| stop(self.cap_ms)) {
+        } else if self.nodes % POLL == 0 && self.stop_check.is_some_and(|d| d.passed(self.cap_ms)) {
             self.stopped = true;
             self.exhausted = true;
         } else {
