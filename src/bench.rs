@@ -148,6 +148,7 @@ pub fn run(depth: i32, time_ms: Option<u64>, threads: usize) -> String {
             Some(t) => Limits {
                 soft_ms: Some(t),
                 hard_ms: Some(t),
+                adaptive: false,
                 ..Limits::default()
             },
             None => Limits {

@@ -29,6 +29,14 @@ pub enum Verdict {
 }
 
 impl Rule {
+    pub const ALL: [Rule; 5] = [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Renju,
+        Rule::Caro,
+        Rule::CaroExact,
+    ];
+
     /// Decodes the INFO `rule` value: bit 1 exact five, bit 4 renju, bit 8 caro; the value 2 is
     /// renju as Yixin-Board and Rapfi send it (Piskvork's "continuous" bit is GUI-only).
     pub fn from_info(value: i64) -> Rule {
@@ -67,19 +75,13 @@ impl Rule {
     /// Accepts a rule name or an INFO rule number.
     pub fn parse(text: &str) -> Option<Rule> {
         let t = text.trim().to_ascii_lowercase();
-        [
-            Rule::Freestyle,
-            Rule::Standard,
-            Rule::Renju,
-            Rule::Caro,
-            Rule::CaroExact,
-        ]
-        .into_iter()
-        .find(|r| r.name() == t)
-        .or_else(|| match t.as_str() {
-            "exact" | "exactfive" | "exact-five" => Some(Rule::Standard),
-            _ => t.parse::<i64>().ok().map(Rule::from_info),
-        })
+        Rule::ALL
+            .into_iter()
+            .find(|r| r.name() == t)
+            .or_else(|| match t.as_str() {
+                "exact" | "exactfive" | "exact-five" => Some(Rule::Standard),
+                _ => t.parse::<i64>().ok().map(Rule::from_info),
+            })
     }
 
     /// Whether a stone of `c` on `p` makes a winning line (`p` is counted as `c`'s stone

@@ -1,5 +1,8 @@
-//! What INFO says about time, turned into a soft limit (start no new iteration) and a hard
-//! limit (stop now) for one move, both measured from when the manager's command was read.
+//! What INFO says about time, turned into the limits of one move, measured from when the
+//! manager's command was read: a hard limit (stop now) and a soft one (start no new iteration).
+//! With a turn limit only, saving time buys nothing: the search runs to the hard limit. With a
+//! match clock, the soft limit is the clock spread over the moves still to come, and the search
+//! scales it with how settled its best move is (`stop_after`).
 
 /// Time as the manager announced it. `None`/0 mean "not limited" as in the protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,8 +38,12 @@ impl Default for TimeSettings {
 /// The limits of one move in ms since the command was read. Invariant: `soft_ms <= hard_ms`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
+    /// No new iteration after this (scaled by `stop_after` when `adaptive`).
     pub soft_ms: u64,
+    /// Stop at once.
     pub hard_ms: u64,
+    /// Whether the match clock binds, so that time saved now is time for later moves.
+    pub adaptive: bool,
 }
 
 /// Time kept back from the turn limit for printing and the manager's reading.
@@ -44,34 +51,67 @@ pub fn turn_margin(turn_ms: u64) -> u64 {
     (turn_ms / 20).clamp(30, 300)
 }
 
-/// Moves the game is assumed to last still, for dividing the match clock.
-const MOVES_TO_GO: u64 = 20;
-/// At most this fraction (1/n) of the match time left goes into one move.
-const MAX_SHARE: u64 = 5;
+/// What a move costs beyond its search (reading, printing, the manager), at most.
+pub const MOVE_OVERHEAD_MS: u64 = 10;
+
+/// Time never spent from the match clock: a twentieth of it (at most two seconds), plus the
+/// overhead of every move we may still have to make with `empty` cells left.
+pub fn match_reserve(left_ms: u64, empty: usize) -> u64 {
+    (left_ms / 20).min(2_000) + MOVE_OVERHEAD_MS * (empty as u64).div_ceil(2)
+}
+
+/// Our moves the game is assumed to last still, with `stones` on the board.
+pub fn moves_to_go(stones: usize) -> u64 {
+    (35u64.saturating_sub(stones as u64 / 3)).max(12)
+}
+
+/// At most this fraction (1/n) of the usable match time goes into one move.
+const MAX_SHARE: u64 = 4;
 
 impl TimeSettings {
-    /// The budget for one move.
-    pub fn budget(&self) -> Budget {
+    /// The budget for one move with `stones` on the board and `empty` cells left.
+    pub fn budget(&self, stones: usize, empty: usize) -> Budget {
         let turn = self.turn_ms.max(0) as u64;
-        let mut hard = if self.turn_ms <= 0 {
+        let hard = if self.turn_ms <= 0 {
             0
         } else {
             turn.saturating_sub(turn_margin(turn))
         };
-        let mut target = hard / 2;
         let left = self.time_left_ms.filter(|&l| l != UNLIMITED);
-        if let (true, Some(left)) = (self.match_ms > 0 || left.is_some(), left) {
-            let left = left.max(0) as u64;
-            let reserve = turn_margin(left);
-            let by_match = (left / MAX_SHARE).min(left.saturating_sub(reserve));
-            hard = hard.min(by_match);
-            target = target.min(left / MOVES_TO_GO);
-        }
-        Budget {
-            soft_ms: target.min(hard),
-            hard_ms: hard,
+        match left {
+            Some(left) if self.match_ms > 0 || self.time_left_ms.is_some() => {
+                let left = left.max(0) as u64;
+                let usable = left.saturating_sub(match_reserve(left, empty));
+                let togo = moves_to_go(stones);
+                let inc = self.increment_ms.max(0) as u64;
+                let optimum = (usable + inc * (togo - 1)) / togo;
+                let hard = hard.min(usable / MAX_SHARE + inc.min(usable));
+                Budget {
+                    soft_ms: optimum.min(hard),
+                    hard_ms: hard,
+                    adaptive: optimum < hard,
+                }
+            }
+            _ => Budget {
+                soft_ms: hard,
+                hard_ms: hard,
+                adaptive: false,
+            },
         }
     }
+}
+
+/// When an adaptive search stops starting iterations: the soft limit scaled by how unsettled
+/// the best move is (`instability`: 0 settled, each recent change adds up to 1, older ones
+/// count half each iteration) and by a falling score (`drop`, evaluation units since the last
+/// iteration), never past `hard_ms`.
+pub fn stop_after(soft_ms: u64, hard_ms: u64, instability: f64, drop: i32) -> u64 {
+    let mut factor = 0.6 + 0.9 * instability;
+    if drop > 40 {
+        factor *= 1.4;
+    }
+    let ms = soft_ms as f64 * factor.clamp(0.5, 2.5);
+    (ms as u64).min(hard_ms)
 }
 
 #[cfg(test)]
@@ -85,38 +125,72 @@ mod tests {
             time_left_ms: left,
             increment_ms: 0,
         }
-        .budget()
+        .budget(10, 215)
     }
 
     #[test]
-    fn turn_limit_keeps_a_margin() {
-        let b = t(5000, 0, None);
-        assert_eq!(b.hard_ms, 4750);
-        assert!(b.soft_ms <= b.hard_ms / 2);
+    fn a_turn_limit_alone_is_spent_to_its_margin() {
+        let b = t(1000, 0, None);
+        assert_eq!(b.hard_ms, 950);
+        assert_eq!(b.soft_ms, 950);
+        assert!(!b.adaptive);
+        assert_eq!(t(5000, 0, None).hard_ms, 4750);
         assert_eq!(t(200, 0, None).hard_ms, 170);
+        assert_eq!(t(5000, 0, Some(UNLIMITED)), t(5000, 0, None));
     }
 
     #[test]
     fn zero_turn_answers_at_once() {
-        assert_eq!(
-            t(0, 0, None),
-            Budget {
-                soft_ms: 0,
-                hard_ms: 0
-            }
-        );
+        let b = t(0, 0, None);
+        assert_eq!((b.soft_ms, b.hard_ms), (0, 0));
     }
 
     #[test]
-    fn match_clock_binds_when_short() {
+    fn a_short_match_clock_binds_and_adapts() {
         let b = t(30_000, 180_000, Some(10_000));
-        assert_eq!(b.hard_ms, 2_000);
-        assert_eq!(b.soft_ms, 500);
+        assert!(b.adaptive);
+        assert!(b.hard_ms <= (10_000 - match_reserve(10_000, 215)) / MAX_SHARE);
+        assert!(b.soft_ms < b.hard_ms);
+        assert_eq!(t(5000, 100_000, Some(-50)).hard_ms, 0);
     }
 
     #[test]
-    fn negative_and_unlimited_time_left() {
-        assert_eq!(t(5000, 100_000, Some(-50)).hard_ms, 0);
-        assert_eq!(t(5000, 0, Some(UNLIMITED)), t(5000, 0, None));
+    fn stability_shortens_and_instability_lengthens_the_soft_limit() {
+        assert!(stop_after(1000, 4000, 0.0, 0) < 1000);
+        assert!(stop_after(1000, 4000, 1.5, 0) > 1000);
+        assert!(stop_after(1000, 4000, 0.0, 100) > stop_after(1000, 4000, 0.0, 0));
+        assert_eq!(stop_after(1000, 1200, 2.0, 100), 1200);
+    }
+
+    /// Whole games to a full board against every Gomocup clock, each of our moves taking all
+    /// its hard limit and then the overhead (the answer printed and read): the clock never
+    /// runs out and no move passes the turn limit.
+    #[test]
+    fn gomocup_clocks_never_run_out() {
+        let late = MOVE_OVERHEAD_MS;
+        for (turn, matc, side) in [
+            (5_000i64, 120_000i64, 20usize),
+            (30_000, 180_000, 15),
+            (300_000, 1_000_000, 20),
+            (1_000, 0, 15),
+        ] {
+            let mut left = matc;
+            let cells = side * side;
+            for stones in (0..cells).step_by(2) {
+                let s = TimeSettings {
+                    turn_ms: turn,
+                    match_ms: matc,
+                    time_left_ms: Some(if matc > 0 { left } else { UNLIMITED }),
+                    increment_ms: 0,
+                };
+                let b = s.budget(stones, cells - stones);
+                let used = b.hard_ms + late;
+                assert!(used as i64 <= turn, "{turn}/{matc}: move of {used} ms");
+                if matc > 0 {
+                    left -= used as i64;
+                    assert!(left > 0, "{turn}/{matc}: clock ran out at {stones} stones");
+                }
+            }
+        }
     }
 }

@@ -83,6 +83,9 @@ fn self_play_records_are_justified_by_the_referee() {
         }
         let moves = positions(field(line, "moves"));
         assert!(line.contains(" rule=renju size=15x15 "), "{line}");
+        let read = wuzi::manager::record::parse_line(line).expect("a record line reads back");
+        assert_eq!(read.moves, moves);
+        assert_eq!(read.rule, Rule::Renju);
         let times = field(line, "times").split_whitespace().count();
         assert_eq!(times, moves.len(), "one time per move in {line}");
         let mut last = Verdict::Continue;

@@ -1,8 +1,10 @@
-//! The board's incremental state (win-count table, Zobrist key, neighbourhoods) against a full
-//! re-derivation from the cells, over thousands of random moves and undos.
+//! The board's incremental state (win-count table, line patterns, Zobrist key, neighbourhoods)
+//! against a full re-derivation from the cells, over thousands of random moves and undos under
+//! every rule.
 
 use wuzi::board::{Board, Cell};
 use wuzi::geometry::{Dims, Pos};
+use wuzi::rules::Rule;
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
 struct Rng(u64);
@@ -21,8 +23,14 @@ impl Rng {
 }
 
 fn random_walk(dims: Dims, steps: usize, seed: u64) {
+    for (k, rule) in Rule::ALL.into_iter().enumerate() {
+        walk(dims, rule, steps / 2, seed + 100 * k as u64);
+    }
+}
+
+fn walk(dims: Dims, rule: Rule, steps: usize, seed: u64) {
     let mut rng = Rng(seed);
-    let mut board = Board::new(dims);
+    let mut board = Board::with_rule(dims, rule);
     board.block(Pos::new(1, 1));
     let start_key = board.key();
     let mut keys = vec![board.key()];
@@ -43,6 +51,15 @@ fn random_walk(dims: Dims, steps: usize, seed: u64) {
         } else {
             board.play(empties[rng.below(empties.len())]);
             keys.push(board.key());
+        }
+        if step % 97 == 0 {
+            // Reading the patterns under another rule and back changes nothing.
+            let other = Rule::ALL[rng.below(Rule::ALL.len())];
+            board.set_rule(other);
+            board
+                .verify()
+                .unwrap_or_else(|e| panic!("{dims:?} under {other:?}: {e}"));
+            board.set_rule(rule);
         }
         board
             .verify()

@@ -223,7 +223,11 @@ fn hard_limit_stops_the_search_and_soft_limit_stops_iterating() {
     // The clock is read once per poll interval (and once per iteration): about 20 reads.
     let polls = Params::default().poll_interval;
     assert!(out.nodes <= 30 * polls, "searched {} nodes", out.nodes);
-    assert!(clock.0.load(Ordering::Relaxed) <= 40, "clock read {} times", clock.0.load(Ordering::Relaxed));
+    assert!(
+        clock.0.load(Ordering::Relaxed) <= 40,
+        "clock read {} times",
+        clock.0.load(Ordering::Relaxed)
+    );
 
     let clock = TickClock(AtomicU64::new(0));
     let limits = Limits {

@@ -25,8 +25,11 @@ const USAGE: &str = "usage: wuzi-arena --engine NAME=CMD --engine NAME=CMD [opti
   --turn MS               time per move (default 1000)
   --match MS              time per game and engine, 0 = none (default 0)
   --tolerance MS          lateness forgiven per move (default 1000)
+  --settle MS             pause after an engine's move before its next command (default 50:
+                          Rapfi drops a command that comes sooner)
   --max-memory BYTES      INFO max_memory (default 367001600)
   --openings FILE         offset (8,-3, 6,-4), pos (b7d6e6f7) or test-data (moves=h8,i8) lines
+  --random-openings S:N   N random openings of S stones near the centre (self-play data)
   --order sequential|random, --seed N   opening order (default sequential, seed 1)
   --games N               games per pairing (default: each opening twice, colours swapped)
   -c, --concurrency N     games at once (default 1)
@@ -68,6 +71,7 @@ fn parse_args(args: &[String]) -> Result<Options> {
         psq: None,
     };
     let mut openings_file = None;
+    let mut random_openings = None;
     let mut draw_after = None;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -110,8 +114,17 @@ fn parse_args(args: &[String]) -> Result<Options> {
             "--turn" => o.cfg.turn_ms = num(value()?)?,
             "--match" => o.cfg.match_ms = num(value()?)?,
             "--tolerance" => o.cfg.tolerance_ms = num(value()?)?,
+            "--settle" => o.cfg.settle_ms = num(value()?)?,
             "--max-memory" => o.cfg.max_memory = num(value()?)?,
             "--openings" => openings_file = Some(value()?.clone()),
+            "--random-openings" => {
+                let v = value()?;
+                let (stones, count) = v
+                    .split_once(':')
+                    .and_then(|(s, n)| Some((s.parse().ok()?, n.parse().ok()?)))
+                    .ok_or_else(|| anyhow!("--random-openings takes STONES:COUNT"))?;
+                random_openings = Some((stones, count));
+            }
             "--order" => {
                 o.random = match value()?.as_str() {
                     "random" => true,
@@ -139,6 +152,10 @@ fn parse_args(args: &[String]) -> Result<Options> {
         bail!("--sprt needs exactly two engines");
     }
     o.cfg.draw_after = draw_after.or((o.cfg.rule == Rule::Renju).then_some(200));
+    if let Some((stones, count)) = random_openings {
+        o.openings = openings::random(o.cfg.dims, o.cfg.rule, stones, count, o.seed);
+        return Ok(o);
+    }
     o.openings = match openings_file {
         Some(f) => {
             let text = std::fs::read_to_string(&f).with_context(|| format!("reading {f}"))?;

@@ -3,6 +3,8 @@
 
 pub mod diagram;
 pub mod grid;
+pub mod lines;
+pub mod pattern;
 pub mod renju;
 pub mod threat;
 pub mod wincount;
@@ -11,10 +13,12 @@ pub mod windows;
 use std::sync::Arc;
 
 pub use grid::{Cell, Color, Grid};
+use lines::Lines;
 use wincount::WinCount;
 use windows::Windows;
 
 use crate::geometry::{Dims, Pos, MAX_CELLS};
+use crate::rules::Rule;
 
 pub use windows::NEAR_RADIUS;
 
@@ -49,16 +53,32 @@ fn zobrist(kind: usize, i: usize) -> u64 {
 /// Xored into the key while white is to move.
 const WHITE_TO_MOVE: u64 = 0x5851_F42D_4C95_7F2D;
 
+/// The indices of the set bits of `words` (64 cells a word), lowest first.
+pub fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(word, &bits)| {
+        let mut bits = bits;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let i = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                i
+            })
+        })
+    })
+}
+
 /// A board position with everything derived from it kept up to date.
-/// Invariants: `wincount`, `key`, `empty` and `candidates` equal what `verify` re-derives from
-/// the cells; `saved` holds the candidate words from before each stone of `history`;
-/// `history` holds every stone on the board in the order played.
+/// Invariants: `wincount`, `lines`, `key`, `empty` and `candidates` equal what `verify`
+/// re-derives from the cells; `saved` holds the candidate words from before each stone of
+/// `history`; `history` holds every stone on the board in the order played.
 #[derive(Clone, Debug)]
 pub struct Board {
     dims: Dims,
     grid: Grid,
     windows: Arc<Windows>,
     wincount: WinCount,
+    /// Line patterns under the board's rule (the rule only changes what they are read as).
+    lines: Lines,
     /// Bit `i` set iff cell `i` is empty.
     empty: Vec<u64>,
     /// Bit `i` set iff cell `i` is empty with a stone within `NEAR_RADIUS` (a move candidate).
@@ -70,20 +90,27 @@ pub struct Board {
 }
 
 impl Board {
+    /// An empty board whose patterns are read under freestyle (see `set_rule`).
     pub fn new(dims: Dims) -> Board {
+        Board::with_rule(dims, Rule::Freestyle)
+    }
+
+    pub fn with_rule(dims: Dims, rule: Rule) -> Board {
         let windows = Arc::new(Windows::new(dims));
-        Board::with_windows(dims, windows)
+        Board::with_windows(dims, windows, rule)
     }
 
     /// An empty board reusing window geometry computed before (new games are cheap).
-    pub fn with_windows(dims: Dims, windows: Arc<Windows>) -> Board {
+    pub fn with_windows(dims: Dims, windows: Arc<Windows>, rule: Rule) -> Board {
         let wincount = WinCount::new(&windows, dims.cells());
+        let lines = Lines::new(&windows, dims.cells(), rule);
         let words = dims.cells().div_ceil(64);
         Board {
             dims,
             grid: Grid::new(dims),
             windows,
             wincount,
+            lines,
             empty: (0..words)
                 .map(|w| {
                     let left = dims.cells() - 64 * w;
@@ -102,9 +129,24 @@ impl Board {
         }
     }
 
-    /// A new empty board of the same size, sharing the window geometry.
+    /// A new empty board of the same size and rule, sharing the window geometry.
     pub fn cleared(&self) -> Board {
-        Board::with_windows(self.dims, Arc::clone(&self.windows))
+        Board::with_windows(self.dims, Arc::clone(&self.windows), self.lines.rule())
+    }
+
+    /// The rule the line patterns are read under.
+    pub fn rule(&self) -> Rule {
+        self.lines.rule()
+    }
+
+    /// Reads the line patterns under `rule` from now on (cheap when it is the same).
+    pub fn set_rule(&mut self, rule: Rule) {
+        self.lines.set_rule(rule);
+    }
+
+    /// The line patterns of every cell.
+    pub fn line_patterns(&self) -> &Lines {
+        &self.lines
     }
 
     pub fn dims(&self) -> Dims {
@@ -188,19 +230,7 @@ impl Board {
 
     /// The candidate cells (empty, a stone within `NEAR_RADIUS`), in index order.
     pub fn candidates(&self) -> impl Iterator<Item = usize> + '_ {
-        self.candidates
-            .iter()
-            .enumerate()
-            .flat_map(|(word, &bits)| {
-                let mut bits = bits;
-                std::iter::from_fn(move || {
-                    (bits != 0).then(|| {
-                        let i = word * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        i
-                    })
-                })
-            })
+        set_bits(&self.candidates)
     }
 
     /// Cell `i` takes a stone: its neighbourhood becomes candidates (the old words are saved
@@ -236,6 +266,7 @@ impl Board {
         self.grid.set(p, Cell::stone(c));
         self.wincount
             .update(&self.windows, i, c == Color::Black, c == Color::White, 1);
+        self.lines.place(&self.windows, i, pattern::stone_code(c));
         self.occupy(i);
         self.key ^= zobrist(c.index(), i);
         self.history.push((p, c));
@@ -251,6 +282,7 @@ impl Board {
         self.grid.set(p, Cell::Empty);
         self.wincount
             .update(&self.windows, i, c == Color::Black, c == Color::White, -1);
+        self.lines.remove(&self.windows, i);
         self.vacate(i);
         self.key ^= zobrist(c.index(), i);
         self.set_to_move(c);
@@ -266,6 +298,7 @@ impl Board {
         self.empty[i / 64] &= !(1u64 << (i % 64));
         self.candidates[i / 64] &= !(1u64 << (i % 64));
         self.wincount.update(&self.windows, i, true, true, 1);
+        self.lines.place(&self.windows, i, pattern::WALL);
         self.key ^= zobrist(2, i);
     }
 
@@ -288,6 +321,16 @@ impl Board {
         let table = WinCount::derive(&self.windows, self.dims.cells(), occupant);
         if table != self.wincount {
             return Err("win-count table differs from the cells".into());
+        }
+        let code = |i: usize| match self.grid.cell(i) {
+            Cell::Black => pattern::stone_code(Color::Black),
+            Cell::White => pattern::stone_code(Color::White),
+            Cell::Blocked => pattern::WALL,
+            _ => pattern::EMPTY,
+        };
+        let lines = Lines::derive(&self.windows, self.dims.cells(), self.rule(), code);
+        if let Some(why) = self.lines.difference(&lines) {
+            return Err(format!("line patterns: {why}"));
         }
         let mut key = if self.to_move == Color::White {
             WHITE_TO_MOVE

@@ -19,7 +19,14 @@ pub struct Windows {
     segments: Vec<Segment>,
     words: usize,
     neighbourhood: Vec<u64>,
+    rays: Vec<[u16; RAY]>,
 }
+
+/// Neighbours of a cell along its four lines: direction `d`'s cells at offsets -5..=-1, 1..=5
+/// are entries `10 d ..10 d + 10` (the slots of `pattern::slot`), `NO_CELL` off the board.
+pub const RAY: usize = 4 * crate::board::pattern::SLOTS;
+/// A ray entry beyond the edge.
+pub const NO_CELL: u16 = u16::MAX;
 
 /// Cells of a segment: the nine cells centred on one cell along one direction.
 pub const SEGMENT_LEN: usize = 2 * WINDOW_LEN - 1;
@@ -105,6 +112,22 @@ impl Windows {
                 }
             }
         }
+        let half = crate::board::pattern::HALF as isize;
+        let rays = (0..dims.cells())
+            .map(|i| {
+                let mut ray = [NO_CELL; RAY];
+                let p = dims.pos(i);
+                for (d, dir) in Direction::ALL.into_iter().enumerate() {
+                    for k in (-half..=half).filter(|&k| k != 0) {
+                        if let Some(q) = p.step(dir, k, dims) {
+                            ray[d * 2 * half as usize + crate::board::pattern::slot(k)] =
+                                dims.index(q) as u16;
+                        }
+                    }
+                }
+                ray
+            })
+            .collect();
         Windows {
             cells,
             through,
@@ -112,7 +135,13 @@ impl Windows {
             segments,
             words,
             neighbourhood,
+            rays,
         }
+    }
+
+    /// The neighbours of cell `i` along its four lines (see `RAY`).
+    pub fn ray(&self, i: usize) -> &[u16; RAY] {
+        &self.rays[i]
     }
 
     /// Bit mask (one `u64` per 64 cells) of the cells within `NEAR_RADIUS` of cell `i`.

@@ -20,6 +20,8 @@ pub struct GameConfig {
     pub max_memory: u64,
     /// Draw once this many stones are on the board (renju: 200).
     pub draw_after: Option<usize>,
+    /// Milliseconds between an engine's move and the next command sent to it.
+    pub settle_ms: u64,
 }
 
 impl GameConfig {
@@ -32,11 +34,12 @@ impl GameConfig {
             tolerance_ms: 1000,
             max_memory: 350 << 20,
             draw_after: (rule == Rule::Renju).then_some(200),
+            settle_ms: ENGINE_SETTLE_MS,
         }
     }
 }
 
-/// Milliseconds between an engine's move and the next command sent to that engine.
+/// Milliseconds between an engine's move and the next command sent to that engine, by default.
 pub const ENGINE_SETTLE_MS: u64 = 50;
 
 /// Which rule of conduct an engine broke; counted per engine because tournaments disqualify.
@@ -185,7 +188,7 @@ pub fn play(
         // Some engines (Rapfi) drop a command that arrives in the few milliseconds after they
         // printed their move; the pause is outside the clock, which starts at the write.
         if let Some(at) = answered[side.index()] {
-            let ready = at + Duration::from_millis(ENGINE_SETTLE_MS);
+            let ready = at + Duration::from_millis(cfg.settle_ms);
             std::thread::sleep(ready.saturating_duration_since(Instant::now()));
         }
         let sent = send_position(e, &game.board, left, &mut first[side.index()]);

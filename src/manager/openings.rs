@@ -2,7 +2,9 @@
 //! c-gomoku-cli `pos` strings (`b7d6e6f7`: letter = x from `a`, number = y from 1), or the
 //! team's test-data lines (`moves=h8,i8,i5`, row numbers from the bottom).
 
+use crate::board::Board;
 use crate::geometry::{Dims, Pos};
+use crate::rules::Rule;
 
 /// Parses one line into stones (black first, alternating); `None` for comments, blank lines
 /// and openings that do not fit `dims`.
@@ -74,9 +76,73 @@ pub fn parse_all(text: &str, dims: Dims) -> Vec<Vec<Pos>> {
         .collect()
 }
 
+/// `count` random openings of `stones` stones each (black first) for self-play: every stone
+/// within three cells of the centre and next to an earlier one, none making a five, and no
+/// renju foul for black; the same `seed` gives the same openings.
+pub fn random(dims: Dims, rule: Rule, stones: usize, count: usize, seed: u64) -> Vec<Vec<Pos>> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let c = dims.centre();
+    let near_centre: Vec<Pos> = (0..dims.cells())
+        .map(|i| dims.pos(i))
+        .filter(|p| p.x.abs_diff(c.x) <= 3 && p.y.abs_diff(c.y) <= 3)
+        .collect();
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut board = Board::with_rule(dims, rule);
+        let mut stones_played = Vec::new();
+        while stones_played.len() < stones {
+            let pool: Vec<Pos> = near_centre
+                .iter()
+                .copied()
+                .filter(|&p| {
+                    board.is_empty_at(p)
+                        && (stones_played.is_empty()
+                            || stones_played
+                                .iter()
+                                .any(|q: &Pos| p.x.abs_diff(q.x) <= 2 && p.y.abs_diff(q.y) <= 2))
+                })
+                .collect();
+            let p = pool[next(pool.len())];
+            let me = board.to_move();
+            if rule.wins_at(board.grid(), p, me) || rule.is_forbidden(board.grid_mut(), p, me) {
+                continue;
+            }
+            board.play(p);
+            stones_played.push(p);
+        }
+        out.push(stones_played);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn random_openings_are_legal_and_repeatable() {
+        let d = Dims::square(15);
+        let a = random(d, Rule::Renju, 5, 30, 7);
+        assert_eq!(a, random(d, Rule::Renju, 5, 30, 7));
+        assert_ne!(a, random(d, Rule::Renju, 5, 30, 8));
+        for o in &a {
+            assert_eq!(o.len(), 5);
+            let mut b = Board::with_rule(d, Rule::Renju);
+            for &p in o {
+                assert!(b.is_empty_at(p));
+                let me = b.to_move();
+                assert!(!Rule::Renju.wins_at(b.grid(), p, me));
+                assert!(!Rule::Renju.is_forbidden(b.grid_mut(), p, me));
+                b.play(p);
+            }
+        }
+    }
 
     #[test]
     fn reads_every_format() {

@@ -79,3 +79,53 @@ pub fn psq(dims: Dims, black: &str, white: &str, r: &GameRecord) -> String {
     s += &format!("-1\n{black}\n{white}\n-1\n");
     s
 }
+
+/// A game read back from a record line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadGame {
+    pub rule: crate::rules::Rule,
+    pub dims: Dims,
+    /// The opening stones, then the moves, black first.
+    pub opening: Vec<Pos>,
+    pub moves: Vec<Pos>,
+    pub winner: Option<Color>,
+    pub reason: String,
+}
+
+/// The value of `key="…"` or `key=…` in a record line.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let at = line.find(&format!(" {key}="))? + key.len() + 2;
+    let rest = &line[at..];
+    match rest.strip_prefix('"') {
+        Some(q) => q.find('"').map(|end| &q[..end]),
+        None => rest.split(' ').next(),
+    }
+}
+
+/// Reads a line written by `line` (`None` if it is not one).
+pub fn parse_line(line: &str) -> Option<ReadGame> {
+    let line = format!(" {}", line.trim());
+    let rule = crate::rules::Rule::parse(field(&line, "rule")?)?;
+    let (w, h) = field(&line, "size")?.split_once('x')?;
+    let dims = Dims::new(w.parse().ok()?, h.parse().ok()?).ok()?;
+    let points = |key: &str| -> Option<Vec<Pos>> {
+        field(&line, key)?
+            .split_whitespace()
+            .map(|t| dims.parse_pos(t).ok())
+            .collect()
+    };
+    let winner = match field(&line, "result")? {
+        "1-0" => Some(Color::Black),
+        "0-1" => Some(Color::White),
+        "1/2-1/2" => None,
+        _ => return None,
+    };
+    Some(ReadGame {
+        rule,
+        dims,
+        opening: points("opening")?,
+        moves: points("moves")?,
+        winner,
+        reason: field(&line, "reason")?.to_string(),
+    })
+}

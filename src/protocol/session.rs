@@ -468,7 +468,11 @@ impl Session {
         let s = &self.settings;
         // Time always bounds the search; INFO max_depth and max_node are caps on top of it
         // (a fixture is deterministic when its caps are reached well within the time).
-        let budget = s.time.budget();
+        let dims = board.dims();
+        let empty = (0..dims.cells())
+            .filter(|&i| board.is_empty_index(i))
+            .count();
+        let budget = s.time.budget(board.stone_count(), empty);
         let weak_depth = strength::max_depth(s.strength);
         let limits = Limits {
             max_depth: match (s.max_depth, weak_depth) {
@@ -478,6 +482,7 @@ impl Session {
             max_nodes: s.max_nodes,
             soft_ms: Some(budget.soft_ms),
             hard_ms: Some(budget.hard_ms),
+            adaptive: budget.adaptive,
         };
         let lines = match task {
             Task::Nbest(n) => n as usize,

@@ -15,6 +15,9 @@ pub struct Limits {
     pub soft_ms: Option<u64>,
     /// After this many ms the search stops at once.
     pub hard_ms: Option<u64>,
+    /// Whether `soft_ms` is an optimum to scale by how settled the best move is (a match clock
+    /// binds), rather than a fixed limit.
+    pub adaptive: bool,
 }
 
 /// Milliseconds since the move was asked for. Shared by every search thread.

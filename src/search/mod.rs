@@ -14,7 +14,8 @@ pub mod tt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crate::board::threat::fours_made;
+use crate::board::pattern::Class;
+use crate::board::threat::{classify as classify_threat, fours_made, Threat};
 use crate::board::wincount::line_count;
 use crate::board::{renju, Board, Color};
 use crate::eval::{evaluate, move_score, EVAL_BOUND};
@@ -196,6 +197,7 @@ struct Searcher<'a> {
     history: [Vec<i32>; 2],
     fours: Vec<u16>,
     threats: Vec<u16>,
+    threats43: Vec<u16>,
     defences: Vec<u16>,
     buffers: Vec<Vec<(i32, u16)>>,
 }
@@ -262,7 +264,7 @@ fn searcher<'a>(
     shared_nodes: Option<&'a AtomicU64>,
 ) -> Searcher<'a> {
     let Search {
-        board,
+        mut board,
         rule,
         limits,
         params,
@@ -271,6 +273,7 @@ fn searcher<'a>(
         stop,
         options,
     } = search;
+    board.set_rule(rule);
     let dims = board.dims();
     let salt = (rule.info_value() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ ((dims.width as u64) << 40 | (dims.height as u64) << 48);
@@ -304,6 +307,7 @@ fn searcher<'a>(
         history: [vec![0; dims.cells()], vec![0; dims.cells()]],
         fours: Vec::new(),
         threats: Vec::new(),
+        threats43: Vec::new(),
         defences: Vec::new(),
         buffers: vec![Vec::new(); MAX_PLY + 2],
     }
@@ -331,25 +335,56 @@ impl Searcher<'_> {
             && renju::foul(self.board.grid_mut(), p).is_some()
     }
 
-    /// Looks at every candidate cell once: own fives, the opponent's fives, move scores, and
-    /// the cells where either side has windows holding three stones (into `self.fours` for the
-    /// side to move, `self.threats` for the opponent's possible double threats).
-    /// At a leaf (`SCORE` false) the move scores and the opponent's threat cells are not needed:
-    /// `moves` then gets the candidates unscored, and `threats` stays empty.
+    /// Looks at every candidate cell once: own fives, the opponent's fives, move scores, the
+    /// side to move's fours (into `self.fours`), and the opponent's threat points (into
+    /// `self.threats`: points giving it two five points; `self.threats43`: four-three points).
+    /// At a leaf (`SCORE` false) the move scores and the opponent's threats are not needed:
+    /// `moves` then gets the candidates unscored, and the threat lists stay empty.
     fn classify<const SCORE: bool>(&mut self, moves: &mut Vec<(i32, u16)>) -> NodeKind {
         moves.clear();
         self.fours.clear();
         self.threats.clear();
+        self.threats43.clear();
         let me = self.board.to_move();
         let opp = me.opp();
-        let (m, o) = (me.index(), opp.index());
-        let dims = self.board.dims();
         let mut opp_five = None;
         let mut opp_fives = 0;
-        for i in self.board.candidates() {
-            {
+        if self.params.pattern_moves {
+            // The threat classes of the line patterns: exact fives and fours on every line.
+            let lines = self.board.line_patterns();
+            for i in self.board.candidates() {
+                let (mine, theirs) = (lines.class(me, i), lines.class(opp, i));
+                if mine == Class::Five {
+                    return NodeKind::Win;
+                }
+                if theirs == Class::Five {
+                    opp_fives += 1;
+                    opp_five = Some(i as u16);
+                }
+                if mine.is_four() {
+                    self.fours.push(i as u16);
+                }
+                if !SCORE {
+                    moves.push((0, i as u16));
+                    continue;
+                }
+                if theirs >= Class::OpenFour {
+                    self.threats.push(i as u16);
+                } else if theirs == Class::FourThree {
+                    self.threats43.push(i as u16);
+                }
                 let sums = self.board.wincount().sums(i);
-                let five = crate::board::wincount::FIVE_GAIN;
+                moves.push((
+                    move_score(&self.board, i, &sums, me, &self.params),
+                    i as u16,
+                ));
+            }
+        } else {
+            let (m, o) = (me.index(), opp.index());
+            let dims = self.board.dims();
+            let five = crate::board::wincount::FIVE_GAIN;
+            for i in self.board.candidates() {
+                let sums = self.board.wincount().sums(i);
                 if sums.gain[m] >= five && self.rule.wins_at(self.board.grid(), dims.pos(i), me) {
                     return NodeKind::Win;
                 }
@@ -367,7 +402,10 @@ impl Searcher<'_> {
                 if line_count(sums.lines[o], 3) >= 2 {
                     self.threats.push(i as u16);
                 }
-                moves.push((move_score(&sums, me, &self.params), i as u16));
+                moves.push((
+                    move_score(&self.board, i, &sums, me, &self.params),
+                    i as u16,
+                ));
             }
         }
         match opp_five {
@@ -514,11 +552,13 @@ impl Searcher<'_> {
         // moves that spoil it and our own fours can help.
         let defending = !forced && self.params.defend && self.restrict_to_defences(&mut moves);
 
-        // Step 6. Order the moves; quiet interior nodes search only the best of them (a few
-        // more are kept in case some are renju fouls).
+        // Step 6. Order the moves. Quiet interior nodes search every move that makes or stops
+        // a threat and only the best few others (`prune` 1), or the best of all moves (the
+        // beam of `prune` 0, a few more kept in case some are renju fouls).
+        let by_threats = !forced && !defending && self.params.prune == 1;
         let width = if forced {
             1
-        } else if defending {
+        } else if defending || by_threats {
             moves.len()
         } else {
             self.params.beam_width(depth)
@@ -526,6 +566,8 @@ impl Searcher<'_> {
         let keep = width.saturating_add(self.params.beam_spare);
         self.order(&mut moves, tt_entry.and_then(|e| e.mv), ply, keep);
         let new_depth = if forced { depth } else { depth - 1 };
+        let quiet_limit = self.params.quiet_moves + self.params.quiet_per_depth * depth as usize;
+        let mut quiet_seen = 0;
 
         // Step 7. Principal variation search, late quiet moves reduced.
         let alpha0 = alpha;
@@ -540,6 +582,12 @@ impl Searcher<'_> {
             pick(&mut moves, k);
             let mv = moves[k].1;
             let p = self.pos(mv);
+            if by_threats && k > 0 && self.is_quiet(mv) {
+                if quiet_seen >= quiet_limit {
+                    continue;
+                }
+                quiet_seen += 1;
+            }
             if !forced && self.is_foul(p) {
                 continue;
             }
@@ -548,7 +596,12 @@ impl Searcher<'_> {
             } else {
                 0
             };
-            let reduce = if reduce > 0 && self.board.lines(me, mv as usize, 3) > 0 {
+            let four = if self.params.pattern_moves {
+                self.board.line_patterns().class(me, mv as usize).is_four()
+            } else {
+                self.board.lines(me, mv as usize, 3) > 0
+            };
+            let reduce = if four {
                 0 // a four-making move is never reduced
             } else {
                 reduce
@@ -608,6 +661,16 @@ impl Searcher<'_> {
         self.give_back(ply, moves, best)
     }
 
+    /// Whether the empty cell `mv` neither makes a threat for the side to move (at least a
+    /// closed three) nor takes one from the opponent (at least an open three): such moves are
+    /// the ones threat pruning limits.
+    fn is_quiet(&self, mv: u16) -> bool {
+        let me = self.board.to_move();
+        let lines = self.board.line_patterns();
+        lines.class(me, mv as usize) < Class::ClosedThree
+            && lines.class(me.opp(), mv as usize) < Class::Three
+    }
+
     /// A move that caused a cutoff becomes a killer of its ply and gains history.
     fn reward(&mut self, ply: usize, mv: u16, depth: i32) {
         if self.killers[ply][0] != mv {
@@ -617,27 +680,66 @@ impl Searcher<'_> {
         *h = (*h + depth * depth).min(self.params.history_max);
     }
 
-    /// When the opponent threatens two five points next move, keeps only the moves that stop
-    /// every such threat and the side to move's own fours. Returns whether it restricted.
+    /// When the opponent threatens two five points next move (an open three, a double four
+    /// point), or a four-three, keeps only the moves that stop every such threat and the side
+    /// to move's own fours. Returns whether it restricted.
     fn restrict_to_defences(&mut self, moves: &mut Vec<(i32, u16)>) -> bool {
         let mut defences = std::mem::take(&mut self.defences);
-        if !self
+        let threatened = self
             .solver
             .must_defend(&mut self.board, &self.threats, &mut defences)
-        {
+            || (self.params.pattern_moves && self.four_three_defences(&mut defences));
+        if !threatened {
             self.defences = defences;
             return false;
         }
         let me = self.board.to_move();
         let rule = self.rule;
+        let patterns = self.params.pattern_moves;
         let board = &mut self.board;
         moves.retain(|&(_, mv)| {
+            let i = mv as usize;
             defences.contains(&mv)
-                || (board.lines(me, mv as usize, 3) > 0
-                    && fours_made(board, rule, me, mv as usize) > 0)
+                || if patterns {
+                    board.line_patterns().class(me, i).is_four()
+                } else {
+                    board.lines(me, i, 3) > 0 && fours_made(board, rule, me, i) > 0
+                }
         });
         self.defences = defences;
         true
+    }
+
+    /// The opponent's four-three points (`self.threats43`, confirmed by the exact threat code:
+    /// under renju its three must be real and the point no foul) and the cells that spoil
+    /// them, into `out`: each point, and the empty cells of every window through it that holds
+    /// two or more of the opponent's stones and none of ours. Whether there was such a point.
+    fn four_three_defences(&mut self, out: &mut Vec<u16>) -> bool {
+        out.clear();
+        let opp = self.board.to_move().opp();
+        let dims = self.board.dims();
+        for &f in &self.threats43 {
+            let p = dims.pos(f as usize);
+            if classify_threat(self.board.grid_mut(), self.rule, p, opp) != Threat::FourThree {
+                continue;
+            }
+            out.push(f);
+            let windows = self.board.windows();
+            for &w in windows.through(f as usize) {
+                let counts = self.board.wincount().counts(w as usize);
+                if counts[opp.index()] < 2 || counts[opp.opp().index()] != 0 {
+                    continue;
+                }
+                for &e in windows.cells(w as usize) {
+                    if self.board.is_empty_index(e as usize) {
+                        out.push(e);
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        !out.is_empty()
     }
 
     /// Returns the move buffer of `ply` for reuse, passing `score` through.

@@ -48,6 +48,21 @@ pub struct Params {
     pub aspiration: i32,
     /// Whether a node facing a double-threat point searches only the defences.
     pub defend: bool,
+    /// Whether the evaluation is the learned pattern one (else the window sums).
+    pub pattern_eval: bool,
+    /// Whether moves are ordered by their pattern threat classes (else the window gains).
+    pub pattern_order: bool,
+    /// Whether nodes read fives, fours and the opponent's threats (open fours, four-threes)
+    /// from the pattern classes (else from the window counts, without four-threes).
+    pub pattern_moves: bool,
+    /// How quiet interior nodes limit their moves: 0 the fixed beam (`beam`,
+    /// `beam_per_depth`); 1 by threats: every move that attacks or defends a threat, and only
+    /// the best `quiet_moves + quiet_per_depth * depth` of the others.
+    pub prune: u8,
+    /// Quiet moves a node searches with `prune` 1, besides the threats.
+    pub quiet_moves: usize,
+    /// More quiet moves per remaining depth with `prune` 1.
+    pub quiet_per_depth: usize,
 }
 
 impl Default for Params {
@@ -75,6 +90,12 @@ impl Default for Params {
             history_divisor: 4,
             aspiration: 60,
             defend: true,
+            pattern_eval: true,
+            pattern_order: true,
+            pattern_moves: true,
+            prune: 0,
+            quiet_moves: 6,
+            quiet_per_depth: 2,
         }
     }
 }
@@ -110,6 +131,21 @@ impl Params {
                 self.defend = value != 0;
                 Some(())
             }
+            "pattern_eval" => {
+                self.pattern_eval = value != 0;
+                Some(())
+            }
+            "pattern_order" => {
+                self.pattern_order = value != 0;
+                Some(())
+            }
+            "pattern_moves" => {
+                self.pattern_moves = value != 0;
+                Some(())
+            }
+            "prune" => u8::try_from(value).ok().map(|v| self.prune = v),
+            "quiet_moves" => size.map(|v| self.quiet_moves = v),
+            "quiet_per_depth" => size.map(|v| self.quiet_per_depth = v),
             _ => None,
         }
         .is_some()

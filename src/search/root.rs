@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::board::threat::is_five_point;
+use crate::time;
 
 impl Searcher<'_> {
     /// The principal variation: the best move, then the table's best replies.
@@ -33,7 +34,10 @@ impl Searcher<'_> {
         moves.clear();
         moves.extend(self.board.candidates().map(|i| {
             let sums = self.board.wincount().sums(i);
-            (move_score(&sums, me, &self.params), i as u16)
+            (
+                move_score(&self.board, i, &sums, me, &self.params),
+                i as u16,
+            )
         }));
     }
 
@@ -171,6 +175,7 @@ impl Searcher<'_> {
         let mut best = self.outcome(Some(self.pos(root[0])), 0, 0, vec![self.pos(root[0])]);
         let mut scores: Vec<i32> = Vec::new();
         let mut losing: Vec<Pos> = Vec::new();
+        let (mut instability, mut last_best, mut last_score) = (0.0, None, 0i32);
         for depth in 1..=max_depth {
             if self.helper > 0 && (depth as usize + self.helper) % 2 == 0 && depth > 1 {
                 continue; // helpers skip every other depth, to search apart from the main thread
@@ -240,10 +245,22 @@ impl Searcher<'_> {
                 && WIN - score.abs() <= depth
                 && plain
                 && self.helper == 0;
-            let soft_out = self
-                .limits
-                .soft_ms
-                .is_some_and(|s| self.clock.elapsed_ms() >= s);
+            // How settled the best move is: each change counts 1, older ones half as much each
+            // iteration; a falling score makes a match clock's soft limit longer too.
+            instability = instability / 2.0 + (best.best != last_best) as u8 as f64;
+            let drop = if score.abs() < MATE_BOUND && last_score.abs() < MATE_BOUND {
+                last_score - score
+            } else {
+                0
+            };
+            (last_best, last_score) = (best.best, score);
+            let soft_out = self.limits.soft_ms.is_some_and(|s| {
+                let s = match (self.limits.adaptive, self.limits.hard_ms) {
+                    (true, Some(h)) if depth > 2 => time::stop_after(s, h, instability, drop),
+                    _ => s,
+                };
+                self.clock.elapsed_ms() >= s
+            });
             if proven || soft_out {
                 break;
             }

@@ -2,6 +2,8 @@
 //! to move, on the board's line counts, within a node budget. Results are proofs: a returned
 //! win holds against every defence the rules allow (the VCT treats any defender four as a reply).
 
+use crate::board::lines::OCCUPIED;
+use crate::board::pattern::Shape;
 use crate::board::threat::{five_points_through, fours_made, is_five_point};
 use crate::board::{renju, Board, Color};
 use crate::geometry::Pos;
@@ -105,6 +107,12 @@ impl<'a> Solver<'a> {
         self.exhausted
     }
 
+    /// Starts a search on `board`, whose patterns must be read under the solver's rule.
+    fn begin_on(&mut self, board: &mut Board, budget: u64) {
+        board.set_rule(self.rule);
+        self.begin(budget);
+    }
+
     fn begin(&mut self, budget: u64) {
         self.limit = self.nodes.saturating_add(budget);
         self.exhausted = false;
@@ -161,7 +169,7 @@ impl<'a> Solver<'a> {
     /// a win in one; the opponent's unstoppable five: none), else `Ok` with the cell the first
     /// move must block (`NONE` when it is free).
     fn root_start(&mut self, board: &mut Board, budget: u64) -> Result<u16, Option<i32>> {
-        self.begin(budget);
+        self.begin_on(board, budget);
         match self.start(board) {
             Start::Five(i) => {
                 self.line.push(i);
@@ -203,7 +211,7 @@ impl<'a> Solver<'a> {
         budget: u64,
         fours: &[u16],
     ) -> Option<i32> {
-        self.begin(budget);
+        self.begin_on(board, budget);
         if fours.is_empty() {
             return None;
         }
@@ -221,6 +229,7 @@ impl<'a> Solver<'a> {
     /// `points` must include every empty cell where the opponent has two windows holding three
     /// of its stones (the only places such a point can be).
     pub fn must_defend(&mut self, board: &mut Board, points: &[u16], out: &mut Vec<u16>) -> bool {
+        board.set_rule(self.rule);
         self.defences_among(board, board.to_move().opp(), points, out);
         !out.is_empty()
     }
@@ -235,15 +244,12 @@ impl<'a> Solver<'a> {
         r
     }
 
-    /// Appends every empty cell where the side to move has a window holding three of its
-    /// stones (the cells where it may make a four) to the candidate stack.
+    /// Appends every empty cell where the side to move makes a four (its line patterns' four
+    /// cells) to the candidate stack.
     fn scan_fours(&mut self, board: &Board) {
         let me = board.to_move();
-        for i in 0..board.dims().cells() {
-            if board.lines(me, i, 3) > 0 && board.is_empty_index(i) {
-                self.stack.push(i as u16);
-            }
-        }
+        self.stack
+            .extend(board.line_patterns().fours(me).map(|i| i as u16));
     }
 
     /// `vcf_node` with the attacker's candidate fours in `stack[from..]`: exactly the empty
@@ -367,7 +373,7 @@ impl<'a> Solver<'a> {
         max_threats: u32,
         budget: u64,
     ) -> Option<i32> {
-        self.begin(budget);
+        self.begin_on(board, budget);
         let def = board.to_move();
         let att = def.opp();
         let cells = board.dims().cells();
@@ -440,12 +446,15 @@ impl<'a> Solver<'a> {
         }
         let me = board.to_move();
         let dims = board.dims();
-        // The cells where a stone adds to a window holding two or three own stones, most
-        // promising (by the win-count gains) first.
+        // The cells where a stone makes at least a closed three on one of its lines (a four
+        // comes next), most promising (by the win-count gains) first.
         let mut order: Vec<(i32, u16)> = Vec::new();
+        let lines = board.line_patterns();
         for i in 0..dims.cells() {
-            let shape = board.lines(me, i, 2) + board.lines(me, i, 3);
-            if shape > 0 && board.is_empty_index(i) {
+            // A three may reach three cells away from the stones: every empty cell is looked at.
+            if lines.index(me, i) != OCCUPIED
+                && (0..4).any(|d| lines.shape(me, i, d) >= Shape::Three)
+            {
                 let score = 2 * board.gain(me, i) + board.gain(me.opp(), i);
                 order.push((score, i as u16));
             }
@@ -455,6 +464,15 @@ impl<'a> Solver<'a> {
         for &(_, i) in &order {
             let i = i as usize;
             if self.foul(board, me, i as u16) {
+                continue;
+            }
+            // The patterns tell fours and open threes from the rest without playing the move;
+            // the rest are the quiet moves tried below.
+            let lines = board.line_patterns();
+            let threat = lines.class(me, i).is_four()
+                || (0..4).any(|d| lines.shape(me, i, d) == Shape::OpenThree);
+            if !threat {
+                quiet.push(i as u16);
                 continue;
             }
             board.play(dims.pos(i));

@@ -1,0 +1,278 @@
+//! The line patterns of every cell, kept up to date with the stones: per cell and direction the
+//! line key (the five cells on each side), per empty cell and colour the four shapes and their
+//! shape index (from which come the pattern code and the threat class), the cells where each
+//! colour makes a four, and the sums of the pattern evaluation.
+
+use super::grid::Color;
+use super::pattern::{self, Class, Shape, INDEX_SPAN, KEYS, POWERS, SLOTS, WALL};
+use super::windows::{Windows, NO_CELL};
+use crate::eval::{index_weights, IndexWeights};
+use crate::rules::Rule;
+
+/// The shape index of an occupied cell.
+pub const OCCUPIED: u16 = u16::MAX;
+
+/// One cell's patterns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct CellLines {
+    /// Per direction, 2 bits per neighbour slot.
+    keys: [u32; 4],
+    /// Per colour, the four shapes as a shape index; `OCCUPIED` on an occupied cell.
+    index: [u16; 2],
+    /// Per colour, the shape of each direction (stale on an occupied cell).
+    shapes: [[u8; 4]; 2],
+}
+
+/// Invariant: equal to `Lines::derive` of the cells it has been told about, under `rule`.
+#[derive(Clone, Debug)]
+pub struct Lines {
+    rule: Rule,
+    /// Both colours' shapes by line key (`pattern::table`).
+    table: &'static [u16; KEYS],
+    weights: [&'static IndexWeights; 2],
+    cells: Vec<CellLines>,
+    /// `sums[colour][role]`: over empty cells, the weights of the colour's patterns as the side
+    /// to move (role 0) and as the other side (role 1).
+    sums: [[i32; 2]; 2],
+    /// Bit sets of the empty cells where each colour makes at least a four.
+    fours: [Vec<u64>; 2],
+}
+
+impl Lines {
+    /// The patterns of an empty board.
+    pub fn new(windows: &Windows, cells: usize, rule: Rule) -> Lines {
+        Lines::derive(windows, cells, rule, |_| pattern::EMPTY)
+    }
+
+    /// Builds everything from the cells (`code(cell)`: `EMPTY`, a stone code or `WALL`), each
+    /// key read from its neighbours: independent of the incremental path, which it checks.
+    pub fn derive(
+        windows: &Windows,
+        cells: usize,
+        rule: Rule,
+        code: impl Fn(usize) -> u32,
+    ) -> Lines {
+        let all = (0..cells)
+            .map(|i| {
+                let ray = windows.ray(i);
+                let mut keys = [0u32; 4];
+                for (d, k) in keys.iter_mut().enumerate() {
+                    for s in 0..SLOTS {
+                        let q = ray[d * SLOTS + s];
+                        let v = if q == NO_CELL { WALL } else { code(q as usize) };
+                        *k |= v << (2 * s);
+                    }
+                }
+                CellLines {
+                    keys,
+                    index: [OCCUPIED; 2],
+                    shapes: [[0; 4]; 2],
+                }
+            })
+            .collect();
+        let words = cells.div_ceil(64);
+        let mut lines = Lines {
+            rule,
+            table: pattern::table(rule),
+            weights: [
+                index_weights(rule, Color::Black),
+                index_weights(rule, Color::White),
+            ],
+            cells: all,
+            sums: [[0; 2]; 2],
+            fours: [vec![0; words], vec![0; words]],
+        };
+        for i in (0..cells).filter(|&i| code(i) == pattern::EMPTY) {
+            lines.vacate_cell(i);
+        }
+        lines
+    }
+
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// Reads every empty cell's shapes again under `rule` (the keys do not depend on it).
+    pub fn set_rule(&mut self, rule: Rule) {
+        if rule == self.rule {
+            return;
+        }
+        let empty: Vec<usize> = (0..self.cells.len())
+            .filter(|&i| self.cells[i].index[0] != OCCUPIED)
+            .collect();
+        for &i in &empty {
+            self.occupy_cell(i);
+        }
+        self.rule = rule;
+        self.table = pattern::table(rule);
+        self.weights = [
+            index_weights(rule, Color::Black),
+            index_weights(rule, Color::White),
+        ];
+        for i in empty {
+            self.vacate_cell(i);
+        }
+    }
+
+    /// Cell `i` takes `code` (a stone code, or `WALL` for a blocked cell).
+    pub fn place(&mut self, windows: &Windows, i: usize, code: u32) {
+        self.occupy_cell(i);
+        self.update_rays(windows, i, |key, s| key | code << (2 * s));
+    }
+
+    /// Cell `i` is emptied again.
+    pub fn remove(&mut self, windows: &Windows, i: usize) {
+        self.update_rays(windows, i, |key, s| key & !(3 << (2 * s)));
+        self.vacate_cell(i);
+    }
+
+    /// Changes, with `change(key, slot)`, the slot where cell `i` sits in the keys of its
+    /// neighbours, and reads their shapes again.
+    #[inline]
+    fn update_rays(&mut self, windows: &Windows, i: usize, change: impl Fn(u32, usize) -> u32) {
+        let ray = windows.ray(i);
+        for d in 0..4 {
+            for s in 0..SLOTS {
+                let q = ray[d * SLOTS + s];
+                if q == NO_CELL {
+                    continue;
+                }
+                // `i` is at the mirror slot seen from `q`.
+                let q = q as usize;
+                let cell = &mut self.cells[q];
+                cell.keys[d] = change(cell.keys[d], SLOTS - 1 - s);
+                if cell.index[0] != OCCUPIED {
+                    self.refresh(q, d);
+                }
+            }
+        }
+    }
+
+    /// The empty cell `i` no longer counts: its weights and four bits go.
+    fn occupy_cell(&mut self, i: usize) {
+        for c in 0..2 {
+            let index = self.cells[i].index[c];
+            if index != OCCUPIED {
+                self.add(c, index, -1);
+                self.cells[i].index[c] = OCCUPIED;
+                self.fours[c][i / 64] &= !(1 << (i % 64));
+            }
+        }
+    }
+
+    /// Cell `i` is empty: its shapes, weights and four bits from its keys.
+    fn vacate_cell(&mut self, i: usize) {
+        for c in 0..2 {
+            let shapes = self.cells[i].keys.map(|k| self.shape_in(c, k));
+            let index = (0..4).map(|d| shapes[d] as u16 * POWERS[d]).sum();
+            self.cells[i].shapes[c] = shapes;
+            self.cells[i].index[c] = index;
+            self.add(c, index, 1);
+            if pattern::class_of_index(index).is_four() {
+                self.fours[c][i / 64] |= 1 << (i % 64);
+            }
+        }
+    }
+
+    #[inline]
+    fn shape_in(&self, c: usize, key: u32) -> u8 {
+        (self.table[key as usize & (KEYS - 1)] >> (8 * c)) as u8
+    }
+
+    /// The key of the empty cell `q` along direction `d` changed: read its shapes again.
+    #[inline]
+    fn refresh(&mut self, q: usize, d: usize) {
+        let cell = &mut self.cells[q];
+        let both = self.table[cell.keys[d] as usize & (KEYS - 1)];
+        for c in 0..2 {
+            let shape = (both >> (8 * c)) as u8;
+            let was = cell.shapes[c][d];
+            if shape == was {
+                continue;
+            }
+            cell.shapes[c][d] = shape;
+            let old = cell.index[c];
+            let new = old + shape as u16 * POWERS[d] - was as u16 * POWERS[d];
+            cell.index[c] = new;
+            let w = self.weights[c];
+            let (o, n) = (
+                old as usize & (INDEX_SPAN - 1),
+                new as usize & (INDEX_SPAN - 1),
+            );
+            self.sums[c][0] += w.mover[n] as i32 - w.mover[o] as i32;
+            self.sums[c][1] += w.waiter[n] as i32 - w.waiter[o] as i32;
+            if pattern::class_of_index(old).is_four() != pattern::class_of_index(new).is_four() {
+                self.fours[c][q / 64] ^= 1 << (q % 64);
+            }
+        }
+    }
+
+    fn add(&mut self, c: usize, index: u16, sign: i32) {
+        let w = self.weights[c];
+        let i = index as usize & (INDEX_SPAN - 1);
+        self.sums[c][0] += sign * w.mover[i] as i32;
+        self.sums[c][1] += sign * w.waiter[i] as i32;
+    }
+
+    /// The shape a stone of `c` makes on the empty cell `i` along direction `d`.
+    pub fn shape(&self, c: Color, i: usize, d: usize) -> Shape {
+        Shape::from_u8(self.cells[i].shapes[c.index()][d])
+    }
+
+    /// The shape index of `c` on cell `i` (`OCCUPIED` when it holds something).
+    pub fn index(&self, c: Color, i: usize) -> u16 {
+        self.cells[i].index[c.index()]
+    }
+
+    /// The pattern code of `c` on the empty cell `i`.
+    pub fn code(&self, c: Color, i: usize) -> u16 {
+        pattern::pcode_of_index(self.index(c, i))
+    }
+
+    /// The threat class of a stone of `c` on cell `i` (`None` when it holds something).
+    #[inline]
+    pub fn class(&self, c: Color, i: usize) -> Class {
+        match self.cells[i].index[c.index()] {
+            OCCUPIED => Class::None,
+            index => pattern::class_of_index(index),
+        }
+    }
+
+    /// The pattern evaluation for `mover`, the side to move: its cells' worth to the side to
+    /// move, less the other side's cells' worth to the side that waits.
+    pub fn evaluate(&self, mover: Color) -> i32 {
+        self.sums[mover.index()][0] - self.sums[mover.opp().index()][1]
+    }
+
+    /// The empty cells where `c` makes at least a four, in index order.
+    pub fn fours(&self, c: Color) -> impl Iterator<Item = usize> + '_ {
+        super::set_bits(&self.fours[c.index()])
+    }
+
+    /// What differs from `other` (the same board derived afresh), if anything.
+    pub fn difference(&self, other: &Lines) -> Option<String> {
+        if self.rule != other.rule {
+            return Some("rules differ".into());
+        }
+        for (i, (a, b)) in self.cells.iter().zip(&other.cells).enumerate() {
+            if a.keys != b.keys {
+                return Some(format!("line keys of cell {i} differ"));
+            }
+            if a.index != b.index {
+                return Some(format!("shape indices of cell {i} differ"));
+            }
+            for c in 0..2 {
+                if a.index[c] != OCCUPIED && a.shapes[c] != b.shapes[c] {
+                    return Some(format!("shapes of colour {c} on cell {i} differ"));
+                }
+            }
+        }
+        if self.sums != other.sums {
+            return Some("evaluation sums differ".into());
+        }
+        if self.fours != other.fours {
+            return Some("four bits differ".into());
+        }
+        None
+    }
+}
