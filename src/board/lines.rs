@@ -238,6 +238,18 @@ impl Lines {
         }
     }
 
+    /// What the empty cell `i` is worth to `me` to play: its pattern's weight for the side to
+    /// move, plus the opponent's pattern's weight for the side waiting (what the stone takes
+    /// away from it).
+    #[inline]
+    pub fn worth(&self, me: Color, i: usize) -> i32 {
+        let cell = &self.cells[i];
+        let (m, o) = (me.index(), me.opp().index());
+        let mi = cell.index[m] as usize & (INDEX_SPAN - 1);
+        let oi = cell.index[o] as usize & (INDEX_SPAN - 1);
+        self.weights[m].mover[mi] as i32 + self.weights[o].waiter[oi] as i32
+    }
+
     /// The pattern evaluation for `mover`, the side to move: its cells' worth to the side to
     /// move, less the other side's cells' worth to the side that waits.
     pub fn evaluate(&self, mover: Color) -> i32 {

@@ -132,10 +132,7 @@ pub fn move_score(board: &Board, i: usize, sums: &CellSums, me: Color, params: &
     if params.pattern_order {
         let lines = board.line_patterns();
         let (mine, theirs) = (lines.class(me, i), lines.class(me.opp(), i));
-        let rule = board.rule();
-        let worth = pattern_weights(rule, me).mover[lines.code(me, i) as usize] as i32
-            + pattern_weights(rule, me.opp()).waiter[lines.code(me.opp(), i) as usize] as i32;
-        return ATTACK[mine as usize] + DEFENCE[theirs as usize] + worth;
+        return ATTACK[mine as usize] + DEFENCE[theirs as usize] + lines.worth(me, i);
     }
     let attack = sums.gain[me.index()] as i64 * params.attack as i64;
     let defence = sums.gain[me.opp().index()] as i64 * params.defence as i64;

@@ -552,6 +552,21 @@ impl Searcher<'_> {
         // moves that spoil it and our own fours can help.
         let defending = !forced && self.params.defend && self.restrict_to_defences(&mut moves);
 
+        // Step 5b. Reverse futility: a shallow quiet node whose static evaluation beats beta by
+        // a margin per remaining ply, with no threat of the opponent's to answer, fails high.
+        if !pv
+            && !forced
+            && !defending
+            && depth <= self.params.rfp_depth
+            && self.threats43.is_empty()
+            && beta.abs() < MATE_BOUND
+        {
+            let eval = evaluate(&self.board, &self.params);
+            if eval - self.params.rfp_margin * depth >= beta {
+                return self.give_back(ply, moves, eval);
+            }
+        }
+
         // Step 6. Order the moves. Quiet interior nodes search every move that makes or stops
         // a threat and only the best few others (`prune` 1), or the best of all moves (the
         // beam of `prune` 0, a few more kept in case some are renju fouls).

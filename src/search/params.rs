@@ -63,6 +63,10 @@ pub struct Params {
     pub quiet_moves: usize,
     /// More quiet moves per remaining depth with `prune` 1.
     pub quiet_per_depth: usize,
+    /// Reverse futility: the deepest remaining depth it applies to (0: off).
+    pub rfp_depth: i32,
+    /// Reverse futility: the margin per remaining ply the evaluation must beat beta by.
+    pub rfp_margin: i32,
 }
 
 impl Default for Params {
@@ -96,6 +100,8 @@ impl Default for Params {
             prune: 0,
             quiet_moves: 6,
             quiet_per_depth: 2,
+            rfp_depth: 0,
+            rfp_margin: 120,
         }
     }
 }
@@ -146,6 +152,8 @@ impl Params {
             "prune" => u8::try_from(value).ok().map(|v| self.prune = v),
             "quiet_moves" => size.map(|v| self.quiet_moves = v),
             "quiet_per_depth" => size.map(|v| self.quiet_per_depth = v),
+            "rfp_depth" => int.map(|v| self.rfp_depth = v),
+            "rfp_margin" => int.map(|v| self.rfp_margin = v),
             _ => None,
         }
         .is_some()
