@@ -310,3 +310,61 @@ fn excluded_root_moves_are_not_played_and_lines_come_best_first() {
         other.best
     );
 }
+
+/// White's cell (6,7) makes a four (row 7, blocked on the right) and a split open three
+/// (column 6) at once; white has no other threat.
+const FOUR_THREE: &str = "
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . O O O X . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . O . . . . . . . .
+    . . . . . . O . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . X . . . . . . . . . . . X .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+";
+
+/// Whether white, to move after black's `p`, still has a winning threat of one move: a
+/// VCF, or a point making a four-three or better (exact threat code).
+fn white_threat_after(board: &Board, p: Pos) -> bool {
+    let mut b = board.clone();
+    b.play(p);
+    let mut solver = wuzi::search::threats::Solver::new(Rule::Freestyle);
+    if solver.vcf(&mut b, 20, 200_000).is_some() {
+        return true;
+    }
+    let dims = b.dims();
+    (0..dims.cells()).map(|i| dims.pos(i)).any(|q| {
+        b.is_empty_at(q)
+            && wuzi::board::threat::classify(b.grid_mut(), Rule::Freestyle, q, Color::White)
+                >= wuzi::board::threat::Threat::FourThree
+    })
+}
+
+#[test]
+fn answers_a_four_three_threat() {
+    let mut board = diagram::parse(FOUR_THREE).unwrap();
+    board.set_to_move(Color::Black);
+    // The test means something: a quiet move leaves the four-three, taking its point does not.
+    assert!(white_threat_after(&board, Pos::new(1, 1)));
+    assert!(!white_threat_after(&board, Pos::new(6, 7)));
+    for depth in 1..=4 {
+        let limits = Limits {
+            max_depth: Some(depth),
+            ..Limits::default()
+        };
+        let out = search(board.clone(), Rule::Freestyle, limits, &NoClock);
+        let p = out.best.unwrap();
+        assert!(
+            !white_threat_after(&board, p),
+            "depth {depth}: after {p} the threat stands"
+        );
+    }
+}

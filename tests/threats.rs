@@ -270,9 +270,10 @@ fn engine_keeps_the_win_at_a_node_budget() {
     }
     println!("VCF {vcf_kept}/{vcf}, deeper {deep_kept}/{deep}");
     assert_eq!(vcf_kept, vcf);
-    // 49 of the 60 since the VCT plays quiet moves that threaten a VCF (35 before); the floor
-    // leaves no room for a regression.
-    assert!(deep_kept >= 49, "deeper: {deep_kept}/{deep}");
+    // 49 of the 60 since the VCT plays quiet moves that threaten a VCF (35 before); 47 since
+    // the leaf VCF is off by default (`qvcf_nodes` 0: it finds two of these at this budget,
+    // but costs 106 Elo at equal nodes in games). The floor leaves no room for a regression.
+    assert!(deep_kept >= 47, "deeper: {deep_kept}/{deep}");
 }
 
 #[test]

@@ -97,10 +97,14 @@ fn fit(a: Args) -> Result<()> {
         "loss after:  training {:.5}, held out {:.5}",
         after.0, after.1
     );
-    let names: Vec<&str> = a
+    // Each file as its folder and name (the folders tell generations apart).
+    let names: Vec<String> = a
         .files
         .iter()
-        .map(|f| f.rsplit('/').next().unwrap_or(f))
+        .map(|f| {
+            let parts: Vec<&str> = f.rsplit('/').take(2).collect();
+            parts.into_iter().rev().collect::<Vec<_>>().join("/")
+        })
         .collect();
     let provenance = format!(
         "Fitted by `wuzi-tune fit` to {games} games ({}): {} positions, {} held out.\n\

@@ -40,6 +40,8 @@ pub struct Params {
     pub lmr_after: usize,
     /// Late-move reductions: least remaining depth that is reduced.
     pub lmr_depth: i32,
+    /// Late-move reductions: moves searched before reducing by two plies.
+    pub lmr_after2: usize,
     /// History scores saturate here.
     pub history_max: i32,
     /// History score divisor when it is added to a move's ordering score.
@@ -76,12 +78,12 @@ impl Default for Params {
             eval_opp: 16,
             attack: 16,
             defence: 14,
-            beam: 12,
-            beam_per_depth: 2,
+            beam: 8,
+            beam_per_depth: 1,
             beam_spare: 6,
             poll_interval: 1024,
             qvcf_fours: 12,
-            qvcf_nodes: 400,
+            qvcf_nodes: 0,
             root_vcf_nodes: 200_000,
             root_vct_nodes: 100_000,
             root_threat_share: 25,
@@ -90,6 +92,7 @@ impl Default for Params {
             vct_quiet_plies: 2,
             lmr_after: 3,
             lmr_depth: 3,
+            lmr_after2: 99,
             history_max: 1 << 16,
             history_divisor: 4,
             aspiration: 60,
@@ -100,8 +103,8 @@ impl Default for Params {
             prune: 0,
             quiet_moves: 6,
             quiet_per_depth: 2,
-            rfp_depth: 0,
-            rfp_margin: 120,
+            rfp_depth: 3,
+            rfp_margin: 80,
         }
     }
 }
@@ -131,6 +134,7 @@ impl Params {
             "vct_quiet_plies" => small.map(|v| self.vct_quiet_plies = v),
             "lmr_after" => size.map(|v| self.lmr_after = v),
             "lmr_depth" => int.map(|v| self.lmr_depth = v),
+            "lmr_after2" => size.map(|v| self.lmr_after2 = v),
             "history_divisor" => int.filter(|&v| v > 0).map(|v| self.history_divisor = v),
             "aspiration" => int.filter(|&v| v >= 0).map(|v| self.aspiration = v),
             "defend" => {
@@ -162,10 +166,12 @@ impl Params {
     /// Plies by which the `searched`-th move (0-based) of a quiet non-PV node with `depth`
     /// plies left is searched shallower.
     pub fn reduction(&self, depth: i32, searched: usize) -> i32 {
-        if depth >= self.lmr_depth && searched >= self.lmr_after {
-            1
-        } else {
+        if depth < self.lmr_depth || searched < self.lmr_after {
             0
+        } else if searched >= self.lmr_after2 && depth > 3 {
+            2
+        } else {
+            1
         }
     }
 
