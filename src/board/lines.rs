@@ -23,7 +23,17 @@ struct CellLines {
     shapes: [[u8; 4]; 2],
 }
 
-/// Invariant: equal to `Lines::derive` of the cells it has been told about, under `rule`.
+/// A cell's patterns as they were before a move, for its undo.
+#[derive(Clone, Copy, Debug)]
+struct Saved {
+    cell: u16,
+    index: [u16; 2],
+    shapes: [[u8; 4]; 2],
+}
+
+/// Invariant: equal to `Lines::derive` of the cells it has been told about, under `rule`;
+/// `marks` has one entry (where its cells start in `saved`, and the sums before it) for each
+/// stone placed since the rule was last set or a cell blocked, in order.
 #[derive(Clone, Debug)]
 pub struct Lines {
     rule: Rule,
@@ -36,6 +46,13 @@ pub struct Lines {
     sums: [[i32; 2]; 2],
     /// Bit sets of the empty cells where each colour makes at least a four.
     fours: [Vec<u64>; 2],
+    /// Bit sets of the empty cells where each colour makes a five.
+    fives: [Vec<u64>; 2],
+    /// The cells each move changed, as they were before it.
+    saved: Vec<Saved>,
+    marks: Vec<(u32, [[i32; 2]; 2])>,
+    /// The four and five bit sets before each move, one after the other.
+    saved_bits: Vec<u64>,
 }
 
 impl Lines {
@@ -81,6 +98,10 @@ impl Lines {
             cells: all,
             sums: [[0; 2]; 2],
             fours: [vec![0; words], vec![0; words]],
+            fives: [vec![0; words], vec![0; words]],
+            saved: Vec::new(),
+            marks: Vec::new(),
+            saved_bits: Vec::new(),
         };
         for i in (0..cells).filter(|&i| code(i) == pattern::EMPTY) {
             lines.vacate_cell(i);
@@ -103,6 +124,8 @@ impl Lines {
         for &i in &empty {
             self.occupy_cell(i);
         }
+        // What earlier moves saved was read under the old rule: their undos recompute.
+        self.forget_saved();
         self.rule = rule;
         self.table = pattern::table(rule);
         self.weights = [
@@ -114,22 +137,22 @@ impl Lines {
         }
     }
 
-    /// Cell `i` takes `code` (a stone code, or `WALL` for a blocked cell).
+    /// Cell `i` takes `code` (a stone code, or `WALL` for a blocked cell). A stone's changes
+    /// are saved for its `remove`; a blocked cell is never removed, and the undos of the stones
+    /// before it recompute.
     pub fn place(&mut self, windows: &Windows, i: usize, code: u32) {
+        let keep = code != WALL;
+        if keep {
+            self.marks.push((self.saved.len() as u32, self.sums));
+            for c in 0..2 {
+                self.saved_bits.extend_from_slice(&self.fours[c]);
+                self.saved_bits.extend_from_slice(&self.fives[c]);
+            }
+            self.save(i);
+        } else {
+            self.forget_saved();
+        }
         self.occupy_cell(i);
-        self.update_rays(windows, i, |key, s| key | code << (2 * s));
-    }
-
-    /// Cell `i` is emptied again.
-    pub fn remove(&mut self, windows: &Windows, i: usize) {
-        self.update_rays(windows, i, |key, s| key & !(3 << (2 * s)));
-        self.vacate_cell(i);
-    }
-
-    /// Changes, with `change(key, slot)`, the slot where cell `i` sits in the keys of its
-    /// neighbours, and reads their shapes again.
-    #[inline]
-    fn update_rays(&mut self, windows: &Windows, i: usize, change: impl Fn(u32, usize) -> u32) {
         let ray = windows.ray(i);
         for d in 0..4 {
             for s in 0..SLOTS {
@@ -140,12 +163,72 @@ impl Lines {
                 // `i` is at the mirror slot seen from `q`.
                 let q = q as usize;
                 let cell = &mut self.cells[q];
-                cell.keys[d] = change(cell.keys[d], SLOTS - 1 - s);
+                cell.keys[d] |= code << (2 * (SLOTS - 1 - s));
                 if cell.index[0] != OCCUPIED {
-                    self.refresh(q, d);
+                    self.refresh(q, d, keep);
                 }
             }
         }
+    }
+
+    /// Cell `i`, the last stone placed, is emptied again: the cells it changed are put back
+    /// as they were (or read again, when nothing was saved for it).
+    pub fn remove(&mut self, windows: &Windows, i: usize) {
+        let mark = self.marks.pop();
+        let ray = windows.ray(i);
+        for d in 0..4 {
+            for s in 0..SLOTS {
+                let q = ray[d * SLOTS + s];
+                if q == NO_CELL {
+                    continue;
+                }
+                let q = q as usize;
+                let cell = &mut self.cells[q];
+                cell.keys[d] &= !(3 << (2 * (SLOTS - 1 - s)));
+                if mark.is_none() && cell.index[0] != OCCUPIED {
+                    self.refresh(q, d, false);
+                }
+            }
+        }
+        let Some((from, sums)) = mark else {
+            self.vacate_cell(i);
+            return;
+        };
+        while self.saved.len() > from as usize {
+            let Some(saved) = self.saved.pop() else {
+                break;
+            };
+            let cell = &mut self.cells[saved.cell as usize];
+            cell.index = saved.index;
+            cell.shapes = saved.shapes;
+        }
+        self.sums = sums;
+        let words = self.fours[0].len();
+        let at = self.saved_bits.len() - 4 * words;
+        for (c, k) in [(0, 0), (1, 2)] {
+            let bits = &self.saved_bits[at + k * words..];
+            self.fours[c].copy_from_slice(&bits[..words]);
+            self.fives[c].copy_from_slice(&bits[words..2 * words]);
+        }
+        self.saved_bits.truncate(at);
+    }
+
+    /// Drops everything saved for undos (they recompute instead).
+    fn forget_saved(&mut self) {
+        self.saved.clear();
+        self.marks.clear();
+        self.saved_bits.clear();
+    }
+
+    /// Saves cell `q`'s patterns for the undo of the move being made.
+    #[inline]
+    fn save(&mut self, q: usize) {
+        let cell = &self.cells[q];
+        self.saved.push(Saved {
+            cell: q as u16,
+            index: cell.index,
+            shapes: cell.shapes,
+        });
     }
 
     /// The empty cell `i` no longer counts: its weights and four bits go.
@@ -156,6 +239,7 @@ impl Lines {
                 self.add(c, index, -1);
                 self.cells[i].index[c] = OCCUPIED;
                 self.fours[c][i / 64] &= !(1 << (i % 64));
+                self.fives[c][i / 64] &= !(1 << (i % 64));
             }
         }
     }
@@ -168,8 +252,12 @@ impl Lines {
             self.cells[i].shapes[c] = shapes;
             self.cells[i].index[c] = index;
             self.add(c, index, 1);
-            if pattern::class_of_index(index).is_four() {
+            let class = pattern::class_of_index(index);
+            if class.is_four() {
                 self.fours[c][i / 64] |= 1 << (i % 64);
+            }
+            if class == Class::Five {
+                self.fives[c][i / 64] |= 1 << (i % 64);
             }
         }
     }
@@ -179,11 +267,19 @@ impl Lines {
         (self.table[key as usize & (KEYS - 1)] >> (8 * c)) as u8
     }
 
-    /// The key of the empty cell `q` along direction `d` changed: read its shapes again.
+    /// The key of the empty cell `q` along direction `d` changed: read its shapes again
+    /// (saving them first, with `keep`, when they change).
     #[inline]
-    fn refresh(&mut self, q: usize, d: usize) {
+    fn refresh(&mut self, q: usize, d: usize, keep: bool) {
+        let both = self.table[self.cells[q].keys[d] as usize & (KEYS - 1)];
+        let now = [both as u8, (both >> 8) as u8];
+        if now == [self.cells[q].shapes[0][d], self.cells[q].shapes[1][d]] {
+            return;
+        }
+        if keep {
+            self.save(q);
+        }
         let cell = &mut self.cells[q];
-        let both = self.table[cell.keys[d] as usize & (KEYS - 1)];
         for c in 0..2 {
             let shape = (both >> (8 * c)) as u8;
             let was = cell.shapes[c][d];
@@ -201,8 +297,12 @@ impl Lines {
             );
             self.sums[c][0] += w.mover[n] as i32 - w.mover[o] as i32;
             self.sums[c][1] += w.waiter[n] as i32 - w.waiter[o] as i32;
-            if pattern::class_of_index(old).is_four() != pattern::class_of_index(new).is_four() {
+            let (was, now) = (pattern::class_of_index(old), pattern::class_of_index(new));
+            if was.is_four() != now.is_four() {
                 self.fours[c][q / 64] ^= 1 << (q % 64);
+            }
+            if (was == Class::Five) != (now == Class::Five) {
+                self.fives[c][q / 64] ^= 1 << (q % 64);
             }
         }
     }
@@ -261,6 +361,16 @@ impl Lines {
         super::set_bits(&self.fours[c.index()])
     }
 
+    /// The empty cells where `c` makes a five, in index order.
+    pub fn fives(&self, c: Color) -> impl Iterator<Item = usize> + '_ {
+        super::set_bits(&self.fives[c.index()])
+    }
+
+    /// Whether `c` has a five point somewhere.
+    pub fn has_five(&self, c: Color) -> bool {
+        self.fives[c.index()].iter().any(|&w| w != 0)
+    }
+
     /// What differs from `other` (the same board derived afresh), if anything.
     pub fn difference(&self, other: &Lines) -> Option<String> {
         if self.rule != other.rule {
@@ -284,6 +394,9 @@ impl Lines {
         }
         if self.fours != other.fours {
             return Some("four bits differ".into());
+        }
+        if self.fives != other.fives {
+            return Some("five bits differ".into());
         }
         None
     }

@@ -480,7 +480,11 @@ impl Session {
                 (a, b) => a.or(b),
             },
             max_nodes: s.max_nodes,
-            soft_ms: Some(budget.soft_ms),
+            soft_ms: Some(if budget.adaptive {
+                budget.soft_ms
+            } else {
+                budget.soft_ms * s.params.soft_percent / 100
+            }),
             hard_ms: Some(budget.hard_ms),
             adaptive: budget.adaptive,
         };

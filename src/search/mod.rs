@@ -487,7 +487,16 @@ impl Searcher<'_> {
             return evaluate(&self.board, &self.params);
         }
 
-        // Step 2. Immediate results: own five, opponent's double five, forced block.
+        // Step 2. Immediate results: own five, opponent's double five, forced block. A leaf
+        // with no five point on either side (the patterns keep them as bit sets) is evaluated
+        // at once, unless its leaf VCF is on.
+        if depth <= 0 && self.params.pattern_moves && self.params.qvcf_nodes == 0 {
+            let lines = self.board.line_patterns();
+            let me = self.board.to_move();
+            if !lines.has_five(me) && !lines.has_five(me.opp()) {
+                return evaluate(&self.board, &self.params);
+            }
+        }
         if depth > 0 {
             self.tt.prefetch(self.key());
         }

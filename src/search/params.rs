@@ -69,6 +69,9 @@ pub struct Params {
     pub rfp_depth: i32,
     /// Reverse futility: the margin per remaining ply the evaluation must beat beta by.
     pub rfp_margin: i32,
+    /// With a turn limit only: percent of the hard limit after which no iteration starts
+    /// (100: search to the hard limit; 50 was the old behaviour).
+    pub soft_percent: u64,
 }
 
 impl Default for Params {
@@ -105,6 +108,7 @@ impl Default for Params {
             quiet_per_depth: 2,
             rfp_depth: 3,
             rfp_margin: 80,
+            soft_percent: 100,
         }
     }
 }
@@ -158,6 +162,7 @@ impl Params {
             "quiet_per_depth" => size.map(|v| self.quiet_per_depth = v),
             "rfp_depth" => int.map(|v| self.rfp_depth = v),
             "rfp_margin" => int.map(|v| self.rfp_margin = v),
+            "soft_percent" => count.map(|v| self.soft_percent = v.min(100)),
             _ => None,
         }
         .is_some()
