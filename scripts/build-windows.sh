@@ -12,16 +12,7 @@ TARGET=x86_64-pc-windows-gnu
 packages=(rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 zip)
 [ "${1:-}" = "--wine" ] && packages+=(wine wine64)
 
-missing=()
-for p in "${packages[@]}"; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "installing: ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+bash scripts/apt-install.sh "${packages[@]}"
 
 export RUSTC=/usr/bin/rustc
 export RUSTC_BOOTSTRAP=1

@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 client=${YIXIN_CLIENT:-../shared/clients/yixin-board}
 out=${YIXIN_RUN:-target/yixin-run}
 cargo build --release --bin pbrain-wuzi
+# The GUI's build.sh installs these itself, but without recovering from an interrupted dpkg.
+bash scripts/apt-install.sh libgtk2.0-dev xvfb xdotool imagemagick x11-utils
 bash "$client/build.sh" target/yixin-board
 # An 8 s turn: the analysis step's Escape comes 2.5 s after F11 and must meet a running search.
 export YX_TURN=8

@@ -3,12 +3,13 @@
 //!
 //! By default the transcript runs in-process through the same `Session` the binary uses. With
 //! `WUZI_ENGINE="cmd args"` it runs against that engine process instead (for example the
-//! Windows build under Wine): the input is written whole and the output read until the engine
-//! exits at the end of its input. `WUZI_BLESS=1` writes the `.out` files (review them!).
+//! Windows build under Wine): each line is written once the previous command's answer has come,
+//! and the output is read until the engine exits at the end of its input. `WUZI_BLESS=1` writes the `.out` files (review them!).
 
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use wuzi::protocol::session::Session;
 
@@ -36,6 +37,38 @@ fn mask(line: &str) -> Option<String> {
     Some(out.join(" "))
 }
 
+/// Each input line with how many (masked) output lines the in-process session has printed once
+/// that line is served, and whether serving it ran a search.
+fn script_marks(input: &[u8]) -> Vec<(Vec<u8>, usize, bool)> {
+    let mut session = Session::new();
+    let mut printed = 0;
+    let mut marks = Vec::new();
+    for line in input.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line).to_vec();
+        if line.trim_ascii().eq_ignore_ascii_case(b"END") {
+            break;
+        }
+        let out = session.run_script(&line);
+        let searched = out
+            .iter()
+            .any(|l| l.starts_with("MESSAGE depth") || is_answer(l));
+        printed += out.iter().filter_map(|l| mask(l)).count();
+        marks.push((line, printed, searched));
+    }
+    marks
+}
+
+/// A line that can end a search: a move `x,y` (or `x,y x,y`...) or SWAP2's `SWAP`.
+fn is_answer(line: &str) -> bool {
+    line == "SWAP"
+        || line
+            .split(' ')
+            .all(|m| m.split(',').count() == 2 && m.split(',').all(|n| n.parse::<u32>().is_ok()))
+}
+
+/// Runs the transcript through an engine process. A command that starts a search gets its
+/// answer before the next line is written, as a manager waits for the move: a line that comes
+/// while the engine thinks may rightly stop the search (a GUI changing the position).
 fn run_external(cmd: &str, input: &[u8]) -> Vec<String> {
     let mut parts = cmd.split_whitespace();
     let program = parts.next().expect("WUZI_ENGINE names a program");
@@ -46,24 +79,32 @@ fn run_external(cmd: &str, input: &[u8]) -> Vec<String> {
         .stderr(Stdio::null())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {cmd}: {e}"));
-    // Nothing after END is ever read, and END itself would stop a search still running: cut
-    // the input there, so end of input lets the pending move finish as it does in-process.
-    let mut body = Vec::new();
-    for line in input.split(|&b| b == b'\n') {
-        if line.trim_ascii().eq_ignore_ascii_case(b"END") {
-            break;
-        }
-        body.extend_from_slice(line);
-        body.push(b'\n');
-    }
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(&body).unwrap();
-    drop(stdin);
-    let mut stdout = child.stdout.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
     let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        stdout.read_to_string(&mut s).map(|_| s)
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let _ = tx.send(line.trim_end_matches('\r').to_string());
+        }
     });
+    let mut lines = Vec::new();
+    let mut shown = 0;
+    let mut stdin = child.stdin.take().unwrap();
+    // Nothing after END is ever read, and END itself would stop a search still running: the
+    // input stops there, so end of input lets the pending move finish as it does in-process.
+    for (line, printed, searched) in script_marks(input) {
+        stdin.write_all(&line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while searched && shown < printed {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let Ok(l) = rx.recv_timeout(left) else { break };
+            shown += usize::from(mask(&l).is_some());
+            lines.push(l);
+        }
+    }
+    drop(stdin);
     let deadline = Instant::now() + Duration::from_secs(120);
     while child.try_wait().unwrap().is_none() {
         if Instant::now() > deadline {
@@ -72,10 +113,9 @@ fn run_external(cmd: &str, input: &[u8]) -> Vec<String> {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let text = reader.join().unwrap().expect("utf-8 output");
-    text.lines()
-        .map(|l| l.trim_end_matches('\r').to_string())
-        .collect()
+    reader.join().unwrap();
+    lines.extend(rx.try_iter());
+    lines
 }
 
 fn fixtures() -> Vec<PathBuf> {
