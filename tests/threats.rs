@@ -366,3 +366,23 @@ fn survey_vct() {
         t.elapsed()
     );
 }
+
+/// A complete list of VCF first moves is not the list of winning moves: in
+/// `lfz-takamura-103` (a renju VCF of up to 62 moves from g7) the search at 1 s plays f8, a
+/// quiet move after which black still wins by VCT. The judge proves it rather than calling
+/// it wrong; a foul is wrong whatever the list says.
+#[test]
+fn judge_proves_an_unlisted_winning_move() {
+    let text = std::fs::read_to_string("../shared/testdata/vcf_renju.txt").expect("shared data");
+    let case = text
+        .lines()
+        .filter(|l| l.starts_with("id=lfz-takamura-103 "))
+        .find_map(tactics::parse_case)
+        .expect("the case");
+    let at = |t: &str| tactics::parse_point(t, case.size).unwrap();
+    assert_eq!(case.all_first, Some(vec![at("g7")]));
+    assert_eq!(judge(&case, at("g7"), 2_000_000), Judgement::Listed);
+    assert_eq!(judge(&case, at("f8"), 2_000_000), Judgement::Proved);
+    assert_eq!(judge(&case, at("h8"), 2_000_000), Judgement::Wrong);
+    assert_eq!(judge(&case, at("a1"), 2_000_000), Judgement::Unproved);
+}

@@ -115,9 +115,10 @@ impl Case {
 pub enum Judgement {
     /// A five, or one of the listed winning first moves.
     Listed,
-    /// Not listed (or no list): our threat solver proves the win still holds after it.
+    /// Not listed: our threat solver proves the win still holds after it. A complete list of
+    /// VCF first moves does not cover every win: a quiet move that threatens a VCF may keep it.
     Proved,
-    /// Illegal, a foul, or outside a complete list of winning moves.
+    /// Illegal or a foul.
     Wrong,
     /// The solver could not prove the win within its budget.
     Unproved,
@@ -139,12 +140,12 @@ pub fn judge(case: &Case, answer: Pos, budget: u64) -> Judgement {
     if case.rule.is_forbidden(board.grid_mut(), answer, me) {
         return Judgement::Wrong;
     }
-    if let Some(list) = &case.all_first {
-        return if list.contains(&answer) {
-            Judgement::Listed
-        } else {
-            Judgement::Wrong
-        };
+    if case
+        .all_first
+        .as_ref()
+        .is_some_and(|list| list.contains(&answer))
+    {
+        return Judgement::Listed;
     }
     board.play(answer);
     let last = board.dims().index(answer) as u16;
