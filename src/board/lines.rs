@@ -38,7 +38,7 @@ struct Saved {
 pub struct Lines {
     rule: Rule,
     /// Both colours' shapes by line key (`pattern::table`).
-    table: &'static [u16; KEYS],
+    table: &'static [u8; KEYS],
     weights: [&'static IndexWeights; 2],
     cells: Vec<CellLines>,
     /// `sums[colour][role]`: over empty cells, the weights of the colour's patterns as the side
@@ -264,7 +264,7 @@ impl Lines {
 
     #[inline]
     fn shape_in(&self, c: usize, key: u32) -> u8 {
-        (self.table[key as usize & (KEYS - 1)] >> (8 * c)) as u8
+        self.table[key as usize & (KEYS - 1)] >> (4 * c) & 15
     }
 
     /// The key of the empty cell `q` along direction `d` changed: read its shapes again
@@ -272,7 +272,7 @@ impl Lines {
     #[inline]
     fn refresh(&mut self, q: usize, d: usize, keep: bool) {
         let both = self.table[self.cells[q].keys[d] as usize & (KEYS - 1)];
-        let now = [both as u8, (both >> 8) as u8];
+        let now = [both & 15, both >> 4];
         if now == [self.cells[q].shapes[0][d], self.cells[q].shapes[1][d]] {
             return;
         }
@@ -281,7 +281,7 @@ impl Lines {
         }
         let cell = &mut self.cells[q];
         for c in 0..2 {
-            let shape = (both >> (8 * c)) as u8;
+            let shape = both >> (4 * c) & 15;
             let was = cell.shapes[c][d];
             if shape == was {
                 continue;

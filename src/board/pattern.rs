@@ -450,9 +450,10 @@ fn classify(t: &[u8], win: Win, own: u32, key: u32) -> Shape {
     }
 }
 
-/// The shapes of both colours for every line key under one rule: black's in the low byte,
-/// white's in the high byte. Built on first use, one per rule.
-static TABLES: [OnceLock<Box<[u16]>>; 5] = [const { OnceLock::new() }; 5];
+/// The shapes of both colours for every line key under one rule: black's in the low four
+/// bits, white's in the high four (one byte a key, so that the table takes 1 MB of cache, not 2).
+/// Built on first use, one per rule.
+static TABLES: [OnceLock<Box<[u8]>>; 5] = [const { OnceLock::new() }; 5];
 
 /// Exchanges black and white stones in a line key.
 fn swap_colours(key: u32) -> u32 {
@@ -462,8 +463,8 @@ fn swap_colours(key: u32) -> u32 {
     key ^ (stones | stones << 1)
 }
 
-/// The shape table of `rule`, indexed by line key: `table(rule)[key] >> (8 * colour)`.
-pub fn table(rule: Rule) -> &'static [u16; KEYS] {
+/// The shape table of `rule`, indexed by line key: `table(rule)[key] >> (4 * colour) & 15`.
+pub fn table(rule: Rule) -> &'static [u8; KEYS] {
     let k = Rule::ALL.iter().position(|&r| r == rule).unwrap_or(0);
     TABLES[k]
         .get_or_init(|| {
@@ -481,7 +482,7 @@ pub fn table(rule: Rule) -> &'static [u16; KEYS] {
                         Some(t) => t[key as usize],
                         None => black[swap_colours(key) as usize],
                     };
-                    black[key as usize] as u16 | (w as u16) << 8
+                    black[key as usize] | w << 4
                 })
                 .collect()
         })
@@ -492,7 +493,7 @@ pub fn table(rule: Rule) -> &'static [u16; KEYS] {
 
 /// The shape a stone of `c` makes on the centre of the line `key` under `rule`.
 pub fn shape(rule: Rule, c: Color, key: u32) -> Shape {
-    Shape::from_u8((table(rule)[key as usize] >> (8 * c.index())) as u8)
+    Shape::from_u8(table(rule)[key as usize] >> (4 * c.index()) & 15)
 }
 
 /// Four directional shapes as one index: `s0 + 10 s1 + 100 s2 + 1000 s3` (direction order).
