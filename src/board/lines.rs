@@ -264,7 +264,7 @@ impl Lines {
 
     #[inline]
     fn shape_in(&self, c: usize, key: u32) -> u8 {
-        self.table[key as usize & (KEYS - 1)] >> (4 * c) & 15
+        pattern::entry_shape(self.table[key as usize & (KEYS - 1)], c)
     }
 
     /// The key of the empty cell `q` along direction `d` changed: read its shapes again
@@ -272,7 +272,7 @@ impl Lines {
     #[inline]
     fn refresh(&mut self, q: usize, d: usize, keep: bool) {
         let both = self.table[self.cells[q].keys[d] as usize & (KEYS - 1)];
-        let now = [both & 15, both >> 4];
+        let now = [pattern::entry_shape(both, 0), pattern::entry_shape(both, 1)];
         if now == [self.cells[q].shapes[0][d], self.cells[q].shapes[1][d]] {
             return;
         }
@@ -281,7 +281,7 @@ impl Lines {
         }
         let cell = &mut self.cells[q];
         for c in 0..2 {
-            let shape = both >> (4 * c) & 15;
+            let shape = now[c];
             let was = cell.shapes[c][d];
             if shape == was {
                 continue;

@@ -455,6 +455,12 @@ fn classify(t: &[u8], win: Win, own: u32, key: u32) -> Shape {
 /// Built on first use, one per rule.
 static TABLES: [OnceLock<Box<[u8]>>; 5] = [const { OnceLock::new() }; 5];
 
+/// The shape of colour index `c` (0 black, 1 white) in an entry of a rule's `table`.
+#[inline]
+pub const fn entry_shape(entry: u8, c: usize) -> u8 {
+    (entry >> (4 * c)) & 15
+}
+
 /// Exchanges black and white stones in a line key.
 fn swap_colours(key: u32) -> u32 {
     let lo = key & 0x55555;
@@ -463,7 +469,7 @@ fn swap_colours(key: u32) -> u32 {
     key ^ (stones | stones << 1)
 }
 
-/// The shape table of `rule`, indexed by line key: `table(rule)[key] >> (4 * colour) & 15`.
+/// The shape table of `rule`, indexed by line key: `entry_shape(table(rule)[key], colour)`.
 pub fn table(rule: Rule) -> &'static [u8; KEYS] {
     let k = Rule::ALL.iter().position(|&r| r == rule).unwrap_or(0);
     TABLES[k]
@@ -493,7 +499,7 @@ pub fn table(rule: Rule) -> &'static [u8; KEYS] {
 
 /// The shape a stone of `c` makes on the centre of the line `key` under `rule`.
 pub fn shape(rule: Rule, c: Color, key: u32) -> Shape {
-    Shape::from_u8(table(rule)[key as usize] >> (4 * c.index()) & 15)
+    Shape::from_u8(entry_shape(table(rule)[key as usize], c.index()))
 }
 
 /// Four directional shapes as one index: `s0 + 10 s1 + 100 s2 + 1000 s3` (direction order).
