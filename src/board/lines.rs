@@ -21,6 +21,28 @@ struct CellLines {
     index: [u16; 2],
     /// Per colour, the shape of each direction (stale on an occupied cell).
     shapes: [[u8; 4]; 2],
+    /// Per colour, what `index` reads as (kept here so that the hot loops over the candidate
+    /// cells read one cell, not the tables): the threat class (`Class::None` on an occupied
+    /// cell) and the weights for the side to move and the side waiting (0 when occupied).
+    read: [Read; 2],
+}
+
+/// A colour's shape index as read from the tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Read {
+    class: Class,
+    mover: i16,
+    waiter: i16,
+}
+
+impl Default for Read {
+    fn default() -> Read {
+        Read {
+            class: Class::None,
+            mover: 0,
+            waiter: 0,
+        }
+    }
 }
 
 /// A cell's patterns as they were before a move, for its undo.
@@ -29,6 +51,7 @@ struct Saved {
     cell: u16,
     index: [u16; 2],
     shapes: [[u8; 4]; 2],
+    read: [Read; 2],
 }
 
 /// Invariant: equal to `Lines::derive` of the cells it has been told about, under `rule`;
@@ -84,6 +107,7 @@ impl Lines {
                     keys,
                     index: [OCCUPIED; 2],
                     shapes: [[0; 4]; 2],
+                    read: [Read::default(); 2],
                 }
             })
             .collect();
@@ -201,6 +225,7 @@ impl Lines {
             let cell = &mut self.cells[saved.cell as usize];
             cell.index = saved.index;
             cell.shapes = saved.shapes;
+            cell.read = saved.read;
         }
         self.sums = sums;
         let words = self.fours[0].len();
@@ -228,16 +253,19 @@ impl Lines {
             cell: q as u16,
             index: cell.index,
             shapes: cell.shapes,
+            read: cell.read,
         });
     }
 
     /// The empty cell `i` no longer counts: its weights and four bits go.
     fn occupy_cell(&mut self, i: usize) {
         for c in 0..2 {
-            let index = self.cells[i].index[c];
-            if index != OCCUPIED {
-                self.add(c, index, -1);
+            if self.cells[i].index[c] != OCCUPIED {
+                let read = self.cells[i].read[c];
+                self.sums[c][0] -= read.mover as i32;
+                self.sums[c][1] -= read.waiter as i32;
                 self.cells[i].index[c] = OCCUPIED;
+                self.cells[i].read[c] = Read::default();
                 self.fours[c][i / 64] &= !(1 << (i % 64));
                 self.fives[c][i / 64] &= !(1 << (i % 64));
             }
@@ -249,16 +277,31 @@ impl Lines {
         for c in 0..2 {
             let shapes = self.cells[i].keys.map(|k| self.shape_in(c, k));
             let index = (0..4).map(|d| shapes[d] as u16 * POWERS[d]).sum();
+            let read = self.read(c, index);
             self.cells[i].shapes[c] = shapes;
             self.cells[i].index[c] = index;
-            self.add(c, index, 1);
-            let class = pattern::class_of_index(index);
+            self.cells[i].read[c] = read;
+            self.sums[c][0] += read.mover as i32;
+            self.sums[c][1] += read.waiter as i32;
+            let class = read.class;
             if class.is_four() {
                 self.fours[c][i / 64] |= 1 << (i % 64);
             }
             if class == Class::Five {
                 self.fives[c][i / 64] |= 1 << (i % 64);
             }
+        }
+    }
+
+    /// What colour `c`'s shape index `index` reads as.
+    #[inline]
+    fn read(&self, c: usize, index: u16) -> Read {
+        let w = self.weights[c];
+        let i = index as usize & (INDEX_SPAN - 1);
+        Read {
+            class: pattern::class_of_index(index),
+            mover: w.mover[i],
+            waiter: w.waiter[i],
         }
     }
 
@@ -279,25 +322,23 @@ impl Lines {
         if keep {
             self.save(q);
         }
-        let cell = &mut self.cells[q];
         for c in 0..2 {
+            let cell = &self.cells[q];
             let shape = now[c];
             let was = cell.shapes[c][d];
             if shape == was {
                 continue;
             }
+            let new = cell.index[c] + shape as u16 * POWERS[d] - was as u16 * POWERS[d];
+            let old = cell.read[c];
+            let read = self.read(c, new);
+            let cell = &mut self.cells[q];
             cell.shapes[c][d] = shape;
-            let old = cell.index[c];
-            let new = old + shape as u16 * POWERS[d] - was as u16 * POWERS[d];
             cell.index[c] = new;
-            let w = self.weights[c];
-            let (o, n) = (
-                old as usize & (INDEX_SPAN - 1),
-                new as usize & (INDEX_SPAN - 1),
-            );
-            self.sums[c][0] += w.mover[n] as i32 - w.mover[o] as i32;
-            self.sums[c][1] += w.waiter[n] as i32 - w.waiter[o] as i32;
-            let (was, now) = (pattern::class_of_index(old), pattern::class_of_index(new));
+            cell.read[c] = read;
+            self.sums[c][0] += read.mover as i32 - old.mover as i32;
+            self.sums[c][1] += read.waiter as i32 - old.waiter as i32;
+            let (was, now) = (old.class, read.class);
             if was.is_four() != now.is_four() {
                 self.fours[c][q / 64] ^= 1 << (q % 64);
             }
@@ -305,13 +346,6 @@ impl Lines {
                 self.fives[c][q / 64] ^= 1 << (q % 64);
             }
         }
-    }
-
-    fn add(&mut self, c: usize, index: u16, sign: i32) {
-        let w = self.weights[c];
-        let i = index as usize & (INDEX_SPAN - 1);
-        self.sums[c][0] += sign * w.mover[i] as i32;
-        self.sums[c][1] += sign * w.waiter[i] as i32;
     }
 
     /// The shape a stone of `c` makes on the empty cell `i` along direction `d`.
@@ -332,10 +366,7 @@ impl Lines {
     /// The threat class of a stone of `c` on cell `i` (`None` when it holds something).
     #[inline]
     pub fn class(&self, c: Color, i: usize) -> Class {
-        match self.cells[i].index[c.index()] {
-            OCCUPIED => Class::None,
-            index => pattern::class_of_index(index),
-        }
+        self.cells[i].read[c.index()].class
     }
 
     /// What the empty cell `i` is worth to `me` to play: its pattern's weight for the side to
@@ -343,11 +374,8 @@ impl Lines {
     /// away from it).
     #[inline]
     pub fn worth(&self, me: Color, i: usize) -> i32 {
-        let cell = &self.cells[i];
-        let (m, o) = (me.index(), me.opp().index());
-        let mi = cell.index[m] as usize & (INDEX_SPAN - 1);
-        let oi = cell.index[o] as usize & (INDEX_SPAN - 1);
-        self.weights[m].mover[mi] as i32 + self.weights[o].waiter[oi] as i32
+        let read = &self.cells[i].read;
+        read[me.index()].mover as i32 + read[me.opp().index()].waiter as i32
     }
 
     /// The pattern evaluation for `mover`, the side to move: its cells' worth to the side to
@@ -382,6 +410,9 @@ impl Lines {
             }
             if a.index != b.index {
                 return Some(format!("shape indices of cell {i} differ"));
+            }
+            if a.read != b.read {
+                return Some(format!("what cell {i}'s shape indices read as differs"));
             }
             for c in 0..2 {
                 if a.index[c] != OCCUPIED && a.shapes[c] != b.shapes[c] {

@@ -516,8 +516,8 @@ pub fn pcode_of_index(index: u16) -> u16 {
     pcode([i % 10, i / 10 % 10, i / 100 % 10, i / 1000].map(|s| s as u8))
 }
 
-const fn index_classes() -> [u8; INDEX_SPAN] {
-    let mut t = [0u8; INDEX_SPAN];
+const fn index_classes() -> [Class; INDEX_SPAN] {
+    let mut t = [Class::None; INDEX_SPAN];
     let mut i = 0;
     while i < SHAPE_INDICES {
         let s = [
@@ -526,19 +526,19 @@ const fn index_classes() -> [u8; INDEX_SPAN] {
             (i / 100 % 10) as u8,
             (i / 1000) as u8,
         ];
-        t[i] = class_of(s);
+        t[i] = Class::from_u8(class_of(s));
         i += 1;
     }
     t
 }
 
 /// The threat class of every shape index.
-static INDEX_CLASS: [u8; INDEX_SPAN] = index_classes();
+static INDEX_CLASS: [Class; INDEX_SPAN] = index_classes();
 
 /// The threat class of a shape index.
 #[inline]
 pub fn class_of_index(index: u16) -> Class {
-    Class::from_u8(INDEX_CLASS[index as usize & (INDEX_SPAN - 1)])
+    INDEX_CLASS[index as usize & (INDEX_SPAN - 1)]
 }
 
 #[cfg(test)]
