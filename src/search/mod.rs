@@ -497,8 +497,15 @@ impl Searcher<'_> {
                 return evaluate(&self.board, &self.params);
             }
         }
+        // Step 3. Transposition table, before the moves are generated: a node stored there
+        // was searched, so it is neither won nor lost at once (those are never stored).
+        let key = self.key();
+        let mut tt_entry = None;
         if depth > 0 {
-            self.tt.prefetch(self.key());
+            tt_entry = self.tt.probe(key);
+            if let Some(score) = tt_entry.and_then(|e| tt_cutoff(e, depth, alpha, beta, ply, pv)) {
+                return score;
+            }
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         let kind = if depth > 0 {
@@ -520,7 +527,7 @@ impl Searcher<'_> {
             return self.give_back(ply, moves, 0);
         }
 
-        // Step 3. At the horizon, a VCF is the quiescence search; else evaluate. Forced
+        // Step 4. At the horizon, a VCF is the quiescence search; else evaluate. Forced
         // replies are extended instead.
         if depth <= 0 && !forced {
             let budget = match self.limits.max_nodes {
@@ -541,18 +548,10 @@ impl Searcher<'_> {
             };
             return self.give_back(ply, moves, score);
         }
-
-        // Step 4. Transposition table.
-        let key = self.key();
-        let tt_entry = self.tt.probe(key);
-        if let Some(e) = tt_entry {
-            let score = score_from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if !pv && e.depth >= depth && usable {
+        if depth <= 0 {
+            // A forced reply at the horizon, extended: its table entry is read now.
+            tt_entry = self.tt.probe(key);
+            if let Some(score) = tt_entry.and_then(|e| tt_cutoff(e, depth, alpha, beta, ply, pv)) {
                 return self.give_back(ply, moves, score);
             }
         }
@@ -787,6 +786,18 @@ fn pick(moves: &mut [(i32, u16)], k: usize) {
         }
     }
     moves.swap(k, best);
+}
+
+/// The score a table entry gives a node searched to `depth` within (`alpha`, `beta`), when it
+/// settles it: deep enough, its bound on the right side, and not on the principal variation.
+fn tt_cutoff(e: Entry, depth: i32, alpha: i32, beta: i32, ply: usize, pv: bool) -> Option<i32> {
+    let score = score_from_tt(e.score, ply);
+    let usable = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    };
+    (!pv && e.depth >= depth && usable).then_some(score)
 }
 
 /// Mate scores are stored relative to the node, so they stay right wherever it is reached.

@@ -81,20 +81,6 @@ impl TranspositionTable {
         ((key as u128 * self.slots() as u128) >> 64) as usize
     }
 
-    /// Starts loading the slot of `key` into the cache, so that a later `probe` finds it there.
-    pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let slot = self.words[2 * self.slot(key)..].as_ptr();
-            // SAFETY: SSE is part of every x86_64 target, and a prefetch only hints the cache:
-            // it reads nothing through the pointer (which points into `words` anyway).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
-    }
-
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let s = self.slot(key);
         let data = self.words[2 * s + 1].load(Ordering::Relaxed);
