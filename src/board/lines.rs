@@ -27,22 +27,12 @@ struct CellLines {
     read: [Read; 2],
 }
 
-/// A colour's shape index as read from the tables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A colour's shape index as read from the tables (the default: an occupied cell).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Read {
     class: Class,
     mover: i16,
     waiter: i16,
-}
-
-impl Default for Read {
-    fn default() -> Read {
-        Read {
-            class: Class::None,
-            mover: 0,
-            waiter: 0,
-        }
-    }
 }
 
 /// A cell's patterns as they were before a move, for its undo.
@@ -261,13 +251,9 @@ impl Lines {
     fn occupy_cell(&mut self, i: usize) {
         for c in 0..2 {
             if self.cells[i].index[c] != OCCUPIED {
-                let read = self.cells[i].read[c];
-                self.sums[c][0] -= read.mover as i32;
-                self.sums[c][1] -= read.waiter as i32;
+                self.uncount(c, i);
                 self.cells[i].index[c] = OCCUPIED;
                 self.cells[i].read[c] = Read::default();
-                self.fours[c][i / 64] &= !(1 << (i % 64));
-                self.fives[c][i / 64] &= !(1 << (i % 64));
             }
         }
     }
@@ -281,16 +267,34 @@ impl Lines {
             self.cells[i].shapes[c] = shapes;
             self.cells[i].index[c] = index;
             self.cells[i].read[c] = read;
-            self.sums[c][0] += read.mover as i32;
-            self.sums[c][1] += read.waiter as i32;
-            let class = read.class;
-            if class.is_four() {
-                self.fours[c][i / 64] |= 1 << (i % 64);
-            }
-            if class == Class::Five {
-                self.fives[c][i / 64] |= 1 << (i % 64);
-            }
+            self.count(c, i);
         }
+    }
+
+    /// Adds what colour `c`'s read of the empty cell `i` gives: its weights to the sums, the
+    /// cell to the four and five sets by its class.
+    #[inline]
+    fn count(&mut self, c: usize, i: usize) {
+        let read = self.cells[i].read[c];
+        self.sums[c][0] += read.mover as i32;
+        self.sums[c][1] += read.waiter as i32;
+        let bit = 1 << (i % 64);
+        if read.class.is_four() {
+            self.fours[c][i / 64] |= bit;
+        }
+        if read.class == Class::Five {
+            self.fives[c][i / 64] |= bit;
+        }
+    }
+
+    /// Takes back what `count` added for the cell's current read.
+    #[inline]
+    fn uncount(&mut self, c: usize, i: usize) {
+        let read = self.cells[i].read[c];
+        self.sums[c][0] -= read.mover as i32;
+        self.sums[c][1] -= read.waiter as i32;
+        self.fours[c][i / 64] &= !(1 << (i % 64));
+        self.fives[c][i / 64] &= !(1 << (i % 64));
     }
 
     /// What colour `c`'s shape index `index` reads as.
@@ -322,29 +326,20 @@ impl Lines {
         if keep {
             self.save(q);
         }
-        for c in 0..2 {
+        for (c, &shape) in now.iter().enumerate() {
             let cell = &self.cells[q];
-            let shape = now[c];
             let was = cell.shapes[c][d];
             if shape == was {
                 continue;
             }
-            let new = cell.index[c] + shape as u16 * POWERS[d] - was as u16 * POWERS[d];
-            let old = cell.read[c];
-            let read = self.read(c, new);
+            let index = cell.index[c] + shape as u16 * POWERS[d] - was as u16 * POWERS[d];
+            let read = self.read(c, index);
+            self.uncount(c, q);
             let cell = &mut self.cells[q];
             cell.shapes[c][d] = shape;
-            cell.index[c] = new;
+            cell.index[c] = index;
             cell.read[c] = read;
-            self.sums[c][0] += read.mover as i32 - old.mover as i32;
-            self.sums[c][1] += read.waiter as i32 - old.waiter as i32;
-            let (was, now) = (old.class, read.class);
-            if was.is_four() != now.is_four() {
-                self.fours[c][q / 64] ^= 1 << (q % 64);
-            }
-            if (was == Class::Five) != (now == Class::Five) {
-                self.fives[c][q / 64] ^= 1 << (q % 64);
-            }
+            self.count(c, q);
         }
     }
 

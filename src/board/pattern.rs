@@ -100,9 +100,10 @@ impl Shape {
 /// What a stone on a cell makes over its four lines, strongest last. Under renju the classes
 /// of black's double fours, double threes and overlines are not fouls yet: the exact check
 /// (`renju::foul`) decides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Class {
+    #[default]
     None = 0,
     One,
     Two,
