@@ -199,6 +199,8 @@ struct Searcher<'a> {
     threats: Vec<u16>,
     threats43: Vec<u16>,
     defences: Vec<u16>,
+    /// The cells of `defences` as a bit set while moves are filtered by it; zero otherwise.
+    defence_mask: Vec<u64>,
     buffers: Vec<Vec<(i32, u16)>>,
 }
 
@@ -309,6 +311,7 @@ fn searcher<'a>(
         threats: Vec::new(),
         threats43: Vec::new(),
         defences: Vec::new(),
+        defence_mask: vec![0; dims.cells().div_ceil(64)],
         buffers: vec![Vec::new(); MAX_PLY + 2],
     }
 }
@@ -720,15 +723,22 @@ impl Searcher<'_> {
         let rule = self.rule;
         let patterns = self.params.pattern_moves;
         let board = &mut self.board;
+        let mask = &mut self.defence_mask;
+        for &d in &defences {
+            mask[d as usize / 64] |= 1 << (d % 64);
+        }
         moves.retain(|&(_, mv)| {
             let i = mv as usize;
-            defences.contains(&mv)
+            mask[i / 64] & (1 << (i % 64)) != 0
                 || if patterns {
                     board.line_patterns().class(me, i).is_four()
                 } else {
                     board.lines(me, i, 3) > 0 && fours_made(board, rule, me, i) > 0
                 }
         });
+        for &d in &defences {
+            mask[d as usize / 64] = 0;
+        }
         self.defences = defences;
         true
     }

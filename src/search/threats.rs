@@ -657,13 +657,14 @@ impl<'a> Solver<'a> {
                     continue;
                 }
                 for &e in windows.cells(w as usize) {
-                    if board.is_empty_at(dims.pos(e as usize)) && !out.contains(&e) {
+                    if board.is_empty_at(dims.pos(e as usize)) {
                         out.push(e);
                     }
                 }
             }
         }
         out.sort_unstable();
+        out.dedup();
     }
 
     /// The defender (side to move) faces a three: the attacker wins only if it wins after every
@@ -694,8 +695,8 @@ impl<'a> Solver<'a> {
         }
         for i in 0..dims.cells() {
             let i = i as u16;
-            if !replies.contains(&i)
-                && board.lines(me, i as usize, 3) > 0
+            if board.lines(me, i as usize, 3) > 0
+                && !replies.contains(&i)
                 && board.is_empty_at(dims.pos(i as usize))
                 && fours_made(board, self.rule, me, i as usize) > 0
             {
