@@ -3,7 +3,7 @@
 //! open four two or more, and an open three is a line where one more stone makes a straight
 //! four through the cell.
 
-use wuzi::board::pattern::{Class, Shape};
+use wuzi::board::pattern::{threat_level, Class, Shape};
 use wuzi::board::threat::{fives_with, fours_made};
 use wuzi::board::{Board, Cell, Color};
 use wuzi::geometry::{Dims, Direction, Pos};
@@ -122,4 +122,64 @@ fn patterns_agree_with_the_exact_threat_code() {
         // Every kind of threat was met many times, so the agreement means something.
         assert!(stats.iter().all(|&n| n >= 20), "{rule:?}: {stats:?}");
     }
+}
+
+/// Black's and white's threat levels (what the evaluation's threat table reads) on a diagram.
+fn levels(text: &str) -> (usize, usize) {
+    let board = wuzi::board::diagram::parse(text).unwrap();
+    let lines = board.line_patterns();
+    (
+        threat_level(lines.class_counts(Color::Black)),
+        threat_level(lines.class_counts(Color::White)),
+    )
+}
+
+#[test]
+fn threat_levels_read_the_strongest_threats() {
+    // Black: an open two (three points); white: scattered stones.
+    let quiet = "
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . O . . .
+        . . . . . . . . . . .
+        . . . . X X . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . O . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+    ";
+    assert_eq!(levels(quiet), (1, 0));
+    // Black: an open three (two open-four points); white: a closed three (four points).
+    let three = "
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . X X X . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . X O O O . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+    ";
+    assert_eq!(levels(three), (6, 3));
+    // Black: a split three (one open-four point); white: a closed three and an open two
+    // far apart (four points and open-three points).
+    let split = "
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . O .
+        . . . . . . . . . O .
+        . . . X X . X . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . X O O O . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+    ";
+    assert_eq!(levels(split), (5, 4));
 }

@@ -10,10 +10,13 @@ use wuzi::manager::record;
 
 const USAGE: &str = "usage: wuzi-tune init [--out FILE]
        wuzi-tune fit RECORDS... [--out FILE] [--epochs N] [--rate R] [--reg L] [--from-init]
+                     [--threats-only]
   init       write the starting weights (a formula over shapes and threat classes)
   fit        fit the weights to the games of arena record files (one line per game, as
              written by wuzi-arena --records); every 10th game is held out to check the fit.
-             Starts from the built-in weights (from the formula with --from-init).
+             Starts from the built-in weights (from the formula with --from-init); with
+             --threats-only the pattern tables stay and only the tempo and the threat-level
+             tables are fitted.
   --out FILE where to write (default src/eval/weights.rs)";
 
 struct Args {
@@ -31,6 +34,7 @@ fn parse(args: &[String]) -> Result<Args> {
             epochs: 1000,
             rate: 12.0,
             regularization: 0.0,
+            threats_only: false,
         },
         from_init: false,
     };
@@ -43,6 +47,7 @@ fn parse(args: &[String]) -> Result<Args> {
             "--rate" => a.options.rate = value()?.parse()?,
             "--reg" => a.options.regularization = value()?.parse()?,
             "--from-init" => a.from_init = true,
+            "--threats-only" => a.options.threats_only = true,
             s if s.starts_with("--") => bail!("unknown option {s}\n{USAGE}"),
             file => a.files.push(file.to_string()),
         }

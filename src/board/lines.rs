@@ -4,7 +4,7 @@
 //! colour makes a four, and the sums of the pattern evaluation.
 
 use super::grid::Color;
-use super::pattern::{self, Class, Shape, INDEX_SPAN, KEYS, POWERS, SLOTS, WALL};
+use super::pattern::{self, Class, Shape, CLASSES, INDEX_SPAN, KEYS, POWERS, SLOTS, WALL};
 use super::windows::{Windows, NO_CELL};
 use crate::eval::{index_weights, IndexWeights};
 use crate::rules::Rule;
@@ -35,6 +35,15 @@ struct Read {
     waiter: i16,
 }
 
+/// What a move changes besides cells, as it was before the move.
+#[derive(Clone, Copy, Debug)]
+struct Mark {
+    /// Where the move's saved cells start in `saved`.
+    saved: u32,
+    sums: [[i32; 2]; 2],
+    classes: [[u16; CLASSES]; 2],
+}
+
 /// A cell's patterns as they were before a move, for its undo.
 #[derive(Clone, Copy, Debug)]
 struct Saved {
@@ -45,7 +54,8 @@ struct Saved {
 }
 
 /// Invariant: equal to `Lines::derive` of the cells it has been told about, under `rule`;
-/// `marks` has one entry (where its cells start in `saved`, and the sums before it) for each
+/// `marks` has one entry (where its cells start in `saved`, the sums and class counts before
+/// it) for each
 /// stone placed since the rule was last set or a cell blocked, in order.
 #[derive(Clone, Debug)]
 pub struct Lines {
@@ -57,13 +67,15 @@ pub struct Lines {
     /// `sums[colour][role]`: over empty cells, the weights of the colour's patterns as the side
     /// to move (role 0) and as the other side (role 1).
     sums: [[i32; 2]; 2],
+    /// `classes[colour][class]`: how many empty cells give the colour that threat class.
+    classes: [[u16; CLASSES]; 2],
     /// Bit sets of the empty cells where each colour makes at least a four.
     fours: [Vec<u64>; 2],
     /// Bit sets of the empty cells where each colour makes a five.
     fives: [Vec<u64>; 2],
     /// The cells each move changed, as they were before it.
     saved: Vec<Saved>,
-    marks: Vec<(u32, [[i32; 2]; 2])>,
+    marks: Vec<Mark>,
     /// The four and five bit sets before each move, one after the other.
     saved_bits: Vec<u64>,
 }
@@ -111,6 +123,7 @@ impl Lines {
             ],
             cells: all,
             sums: [[0; 2]; 2],
+            classes: [[0; CLASSES]; 2],
             fours: [vec![0; words], vec![0; words]],
             fives: [vec![0; words], vec![0; words]],
             saved: Vec::new(),
@@ -157,7 +170,11 @@ impl Lines {
     pub fn place(&mut self, windows: &Windows, i: usize, code: u32) {
         let keep = code != WALL;
         if keep {
-            self.marks.push((self.saved.len() as u32, self.sums));
+            self.marks.push(Mark {
+                saved: self.saved.len() as u32,
+                sums: self.sums,
+                classes: self.classes,
+            });
             for c in 0..2 {
                 self.saved_bits.extend_from_slice(&self.fours[c]);
                 self.saved_bits.extend_from_slice(&self.fives[c]);
@@ -204,11 +221,11 @@ impl Lines {
                 }
             }
         }
-        let Some((from, sums)) = mark else {
+        let Some(mark) = mark else {
             self.vacate_cell(i);
             return;
         };
-        while self.saved.len() > from as usize {
+        while self.saved.len() > mark.saved as usize {
             let Some(saved) = self.saved.pop() else {
                 break;
             };
@@ -217,7 +234,8 @@ impl Lines {
             cell.shapes = saved.shapes;
             cell.read = saved.read;
         }
-        self.sums = sums;
+        self.sums = mark.sums;
+        self.classes = mark.classes;
         let words = self.fours[0].len();
         let at = self.saved_bits.len() - 4 * words;
         for (c, k) in [(0, 0), (1, 2)] {
@@ -278,6 +296,7 @@ impl Lines {
         let read = self.cells[i].read[c];
         self.sums[c][0] += read.mover as i32;
         self.sums[c][1] += read.waiter as i32;
+        self.classes[c][read.class as usize] += 1;
         let bit = 1 << (i % 64);
         if read.class.is_four() {
             self.fours[c][i / 64] |= bit;
@@ -293,6 +312,7 @@ impl Lines {
         let read = self.cells[i].read[c];
         self.sums[c][0] -= read.mover as i32;
         self.sums[c][1] -= read.waiter as i32;
+        self.classes[c][read.class as usize] -= 1;
         self.fours[c][i / 64] &= !(1 << (i % 64));
         self.fives[c][i / 64] &= !(1 << (i % 64));
     }
@@ -379,6 +399,11 @@ impl Lines {
         self.sums[mover.index()][0] - self.sums[mover.opp().index()][1]
     }
 
+    /// How many empty cells give `c` each threat class (indexed by `Class as usize`).
+    pub fn class_counts(&self, c: Color) -> &[u16; CLASSES] {
+        &self.classes[c.index()]
+    }
+
     /// The empty cells where `c` makes at least a four, in index order.
     pub fn fours(&self, c: Color) -> impl Iterator<Item = usize> + '_ {
         super::set_bits(&self.fours[c.index()])
@@ -417,6 +442,9 @@ impl Lines {
         }
         if self.sums != other.sums {
             return Some("evaluation sums differ".into());
+        }
+        if self.classes != other.classes {
+            return Some("class counts differ".into());
         }
         if self.fours != other.fours {
             return Some("four bits differ".into());

@@ -172,6 +172,31 @@ impl Class {
     }
 }
 
+/// Number of threat classes.
+pub const CLASSES: usize = 14;
+
+/// Number of threat levels (`threat_level`).
+pub const LEVELS: usize = 7;
+
+/// How far a side's threats go, from how many empty cells give it each class: 0 nothing from
+/// an open three up; 1 a three; 2 a double three; 3 a four; 4 a four and a three on other
+/// cells; 5 one point that makes an open four or a four-three; 6 more than one such point.
+pub fn threat_level(counts: &[u16; CLASSES]) -> usize {
+    let n = |c: Class| counts[c as usize];
+    let wins = n(Class::FourThree) + n(Class::OpenFour);
+    let fours = n(Class::Four) + n(Class::FourPlus);
+    let threes = n(Class::Three) + n(Class::ThreePlus) + n(Class::DoubleThree);
+    if wins > 0 {
+        4 + wins.min(2) as usize
+    } else if fours > 0 {
+        3 + (threes > 0) as usize
+    } else if n(Class::DoubleThree) > 0 {
+        2
+    } else {
+        (threes > 0) as usize
+    }
+}
+
 /// Pattern codes: the multisets of four shapes (one per direction).
 pub const PCODES: usize = 715;
 

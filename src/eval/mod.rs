@@ -6,7 +6,9 @@ pub mod weights;
 
 use std::sync::OnceLock;
 
-use crate::board::pattern::{pcode_of_index, INDEX_SPAN, PCODES, SHAPE_INDICES};
+use crate::board::pattern::{
+    pcode_of_index, threat_level, INDEX_SPAN, LEVELS, PCODES, SHAPE_INDICES,
+};
 use crate::board::wincount::CellSums;
 use crate::board::{Board, Color};
 use crate::rules::Rule;
@@ -21,6 +23,9 @@ pub struct PatternWeights {
     pub waiter: [i16; PCODES],
     /// Added for the side to move when this colour is to move.
     pub tempo: i16,
+    /// `threats[mine][theirs]`: added for the side to move when this colour is to move, by its
+    /// threat level and the other side's (`pattern::threat_level`).
+    pub threats: [[i16; LEVELS]; LEVELS],
 }
 
 /// Where the rules differ, the weights do: freestyle (and caro), standard, and renju for each
@@ -108,7 +113,14 @@ pub fn evaluate(board: &Board, params: &Params) -> i32 {
     let me = board.to_move();
     let score = if params.pattern_eval {
         let lines = board.line_patterns();
-        (lines.evaluate(me) + pattern_weights(board.rule(), me).tempo as i32) / WEIGHT_UNIT
+        let w = pattern_weights(board.rule(), me);
+        let mut sum = lines.evaluate(me) + w.tempo as i32;
+        if params.threat_eval {
+            let mine = threat_level(lines.class_counts(me));
+            let theirs = threat_level(lines.class_counts(me.opp()));
+            sum += w.threats[mine][theirs] as i32;
+        }
+        sum / WEIGHT_UNIT
     } else {
         let wc = board.wincount();
         (wc.total(me) * params.eval_own - wc.total(me.opp()) * params.eval_opp) / 16

@@ -6,12 +6,13 @@
 use std::fmt::Write as _;
 
 use super::{PatternWeights, Variant, WEIGHT_UNIT};
-use crate::board::pattern::{pcode_shapes_of, Class, Shape, PCODES};
+use crate::board::pattern::{pcode_shapes_of, threat_level, Class, Shape, LEVELS, PCODES};
 use crate::board::Board;
 use crate::manager::record::ReadGame;
 
-/// Parameters: per variant, the mover table, the waiter table, then the tempo.
-const PER_VARIANT: usize = 2 * PCODES + 1;
+/// Parameters: per variant, the mover table, the waiter table, the tempo, then the threat
+/// levels' table.
+const PER_VARIANT: usize = 2 * PCODES + 1 + LEVELS * LEVELS;
 pub const PARAMS: usize = 4 * PER_VARIANT;
 /// Weight units per unit of log-odds: an evaluation of `SCALE / WEIGHT_UNIT` is a 73% winning
 /// chance.
@@ -28,6 +29,10 @@ fn is_waiter(k: usize) -> bool {
 
 fn tempo_param(v: Variant) -> usize {
     v as usize * PER_VARIANT + 2 * PCODES
+}
+
+fn threat_param(v: Variant, mine: usize, theirs: usize) -> usize {
+    tempo_param(v) + 1 + mine * LEVELS + theirs
 }
 
 /// One position: sparse counts of the parameters it uses, negative for the waiting side's
@@ -76,6 +81,7 @@ pub fn initial_weights() -> [PatternWeights; 4] {
         mover: std::array::from_fn(|k| value(k as u16, true)),
         waiter: std::array::from_fn(|k| value(k as u16, false)),
         tempo: 0,
+        threats: [[0; LEVELS]; LEVELS],
     })
 }
 
@@ -89,6 +95,11 @@ pub fn flatten(w: &[PatternWeights; 4]) -> Vec<f64> {
             p[param(v, true, k as u16)] = t.waiter[k] as f64;
         }
         p[tempo_param(v)] = t.tempo as f64;
+        for (mine, row) in t.threats.iter().enumerate() {
+            for (theirs, &x) in row.iter().enumerate() {
+                p[threat_param(v, mine, theirs)] = x as f64;
+            }
+        }
     }
     p
 }
@@ -102,6 +113,9 @@ pub fn unflatten(p: &[f64]) -> [PatternWeights; 4] {
             mover: std::array::from_fn(|k| r(p[param(v, false, k as u16)])),
             waiter: std::array::from_fn(|k| r(p[param(v, true, k as u16)])),
             tempo: r(p[tempo_param(v)]),
+            threats: std::array::from_fn(|mine| {
+                std::array::from_fn(|theirs| r(p[threat_param(v, mine, theirs)]))
+            }),
         }
     })
 }
@@ -125,6 +139,9 @@ pub fn sample(board: &Board, result_for_mover: f32) -> Option<Sample> {
         used.push(param(vw, true, lines.code(mover.opp(), i)) as u16);
     }
     used.push(tempo_param(vm) as u16);
+    let mine = threat_level(lines.class_counts(mover));
+    let theirs = threat_level(lines.class_counts(mover.opp()));
+    used.push(threat_param(vm, mine, theirs) as u16);
     used.sort_unstable();
     let mut counts: Vec<(u16, i16)> = Vec::new();
     for k in used {
@@ -211,6 +228,8 @@ pub struct FitOptions {
     pub rate: f64,
     /// Pull of each weight towards its starting value (L2), per sample.
     pub regularization: f64,
+    /// Whether only the tempo and threat-level weights move (the pattern tables stay).
+    pub threats_only: bool,
 }
 
 /// Fits `p` to the samples: first one scale for all of it (the starting weights may be far
@@ -219,7 +238,9 @@ pub struct FitOptions {
 /// hundred times more per unit than a rare threat). `report` gets the epoch and the training
 /// loss now and then.
 pub fn fit(samples: &[Sample], p: &mut [f64], o: &FitOptions, report: &mut dyn FnMut(usize, f64)) {
-    let best_scale = (0..=40)
+    // Frozen pattern tables keep their scale too.
+    let scales = if o.threats_only { 0 } else { 41 };
+    let best_scale = (0..scales)
         .map(|k| 0.01 * 1.2f64.powi(k))
         .map(|a| {
             let scaled: Vec<f64> = p.iter().map(|x| x * a).collect();
@@ -238,7 +259,18 @@ pub fn fit(samples: &[Sample], p: &mut [f64], o: &FitOptions, report: &mut dyn F
         }
     }
     let n = samples.len().max(1) as f64;
-    let step: Vec<f64> = weight.iter().map(|w| 1.0 / (w / n).max(1.0)).collect();
+    let step: Vec<f64> = weight
+        .iter()
+        .enumerate()
+        .map(|(k, w)| {
+            let frozen = o.threats_only && k % PER_VARIANT < 2 * PCODES;
+            if frozen {
+                0.0
+            } else {
+                1.0 / (w / n).max(1.0)
+            }
+        })
+        .collect();
     let start = p.to_vec();
     let (mut m, mut v) = (vec![0.0; p.len()], vec![0.0; p.len()]);
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
@@ -286,7 +318,16 @@ pub fn weights_source(w: &[PatternWeights; 4], provenance: &str) -> String {
         s += &table(&t.mover);
         s += "        ],\n        waiter: [\n";
         s += &table(&t.waiter);
-        let _ = writeln!(s, "        ],\n        tempo: {},\n    }},", t.tempo);
+        let _ = writeln!(
+            s,
+            "        ],\n        tempo: {},\n        threats: [",
+            t.tempo
+        );
+        for row in &t.threats {
+            let row: Vec<String> = row.iter().map(i16::to_string).collect();
+            let _ = writeln!(s, "            [{}],", row.join(", "));
+        }
+        s += "        ],\n    },\n";
     }
     s += "];\n";
     s

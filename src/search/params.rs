@@ -52,6 +52,8 @@ pub struct Params {
     pub defend: bool,
     /// Whether the evaluation is the learned pattern one (else the window sums).
     pub pattern_eval: bool,
+    /// Whether the pattern evaluation adds the learned worth of both sides' threat levels.
+    pub threat_eval: bool,
     /// Whether moves are ordered by their pattern threat classes (else the window gains).
     pub pattern_order: bool,
     /// Whether nodes read fives, fours and the opponent's threats (open fours, four-threes)
@@ -101,6 +103,7 @@ impl Default for Params {
             aspiration: 60,
             defend: true,
             pattern_eval: true,
+            threat_eval: true,
             pattern_order: true,
             pattern_moves: true,
             prune: 0,
@@ -147,6 +150,10 @@ impl Params {
             }
             "pattern_eval" => {
                 self.pattern_eval = value != 0;
+                Some(())
+            }
+            "threat_eval" => {
+                self.threat_eval = value != 0;
                 Some(())
             }
             "pattern_order" => {
