@@ -111,12 +111,19 @@ fn fit(a: Args) -> Result<()> {
             parts.into_iter().rev().collect::<Vec<_>>().join("/")
         })
         .collect();
+    let o = &a.options;
     let provenance = format!(
         "Fitted by `wuzi-tune fit` to {games} games ({}): {} positions, {} held out.\n\
+         Options: --epochs {} --rate {} --reg {}{}{}.\n\
          Cross-entropy, training {:.5} -> {:.5}, held out {:.5} -> {:.5}.",
         names.join(", "),
         train.len() + held.len(),
         held.len(),
+        o.epochs,
+        o.rate,
+        o.regularization,
+        if a.from_init { " --from-init" } else { "" },
+        if o.threats_only { " --threats-only" } else { "" },
         before.0,
         after.0,
         before.1,
