@@ -123,7 +123,11 @@ fn fit(a: Args) -> Result<()> {
         o.rate,
         o.regularization,
         if a.from_init { " --from-init" } else { "" },
-        if o.threats_only { " --threats-only" } else { "" },
+        if o.threats_only {
+            " --threats-only"
+        } else {
+            ""
+        },
         before.0,
         after.0,
         before.1,
