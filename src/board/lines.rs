@@ -55,8 +55,7 @@ struct Saved {
 
 /// Invariant: equal to `Lines::derive` of the cells it has been told about, under `rule`;
 /// `marks` has one entry (where its cells start in `saved`, the sums and class counts before
-/// it) for each
-/// stone placed since the rule was last set or a cell blocked, in order.
+/// it) for each stone placed since the rule was last set or a cell blocked, in order.
 #[derive(Clone, Debug)]
 pub struct Lines {
     rule: Rule,
