@@ -74,6 +74,9 @@ pub struct Params {
     /// With a turn limit only: percent of the hard limit after which no iteration starts
     /// (100: search to the hard limit; 50 was the old behaviour).
     pub soft_percent: u64,
+    /// Late-move reductions by formula: ln(depth)·ln(move number)·10 / this, rounded (0: the
+    /// fixed steps of `lmr_after` and `lmr_after2`).
+    pub lmr_log: i32,
 }
 
 impl Default for Params {
@@ -112,6 +115,7 @@ impl Default for Params {
             rfp_depth: 3,
             rfp_margin: 80,
             soft_percent: 100,
+            lmr_log: 0,
         }
     }
 }
@@ -170,6 +174,7 @@ impl Params {
             "rfp_depth" => int.map(|v| self.rfp_depth = v),
             "rfp_margin" => int.map(|v| self.rfp_margin = v),
             "soft_percent" => count.map(|v| self.soft_percent = v.min(100)),
+            "lmr_log" => int.filter(|&v| v >= 0).map(|v| self.lmr_log = v),
             _ => None,
         }
         .is_some()
@@ -180,6 +185,9 @@ impl Params {
     pub fn reduction(&self, depth: i32, searched: usize) -> i32 {
         if depth < self.lmr_depth || searched < self.lmr_after {
             0
+        } else if self.lmr_log > 0 {
+            let r = (depth as f64).ln() * ((searched + 1) as f64).ln() * 10.0 / self.lmr_log as f64;
+            (r + 0.5).max(1.0) as i32
         } else if searched >= self.lmr_after2 && depth > 3 {
             2
         } else {
@@ -190,5 +198,55 @@ impl Params {
     /// How many ordered moves an interior node with `depth` plies left searches.
     pub fn beam_width(&self, depth: i32) -> usize {
         self.beam + self.beam_per_depth * depth.max(0) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formula_reductions_grow_with_depth_and_move_number() {
+        let p = Params {
+            lmr_log: 20,
+            ..Params::default()
+        };
+        // Shallow nodes and the first moves are searched in full.
+        assert_eq!(p.reduction(p.lmr_depth - 1, 20), 0);
+        assert_eq!(p.reduction(10, p.lmr_after - 1), 0);
+        // Then at least one ply, more for later moves and deeper nodes.
+        assert_eq!(p.reduction(p.lmr_depth, p.lmr_after), 1);
+        assert_eq!(p.reduction(8, 12), 3);
+        for depth in p.lmr_depth..40 {
+            for searched in p.lmr_after..60 {
+                let r = p.reduction(depth, searched);
+                assert!(r >= 1);
+                assert!(
+                    r >= p
+                        .reduction(depth - 1, searched)
+                        .max(p.reduction(depth, searched - 1))
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn formula_reductions_do_not_depend_on_the_last_bit_of_ln() {
+        // A search with a node limit is the same on every machine: the platforms' `ln` may
+        // differ in the last bit, so no reduction of the default formula may sit that close to
+        // a rounding boundary.
+        for divisor in [15, 20, 25, 30] {
+            for depth in 1..=crate::search::MAX_PLY {
+                for searched in 0..=256usize {
+                    let r =
+                        (depth as f64).ln() * ((searched + 1) as f64).ln() * 10.0 / divisor as f64;
+                    let to_boundary = (r + 0.5 - (r + 0.5).round()).abs();
+                    assert!(
+                        r == 0.0 || to_boundary > 1e-9,
+                        "depth {depth}, move {searched}, divisor {divisor}: {r}"
+                    );
+                }
+            }
+        }
     }
 }
