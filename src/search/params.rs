@@ -186,8 +186,7 @@ impl Params {
         if depth < self.lmr_depth || searched < self.lmr_after {
             0
         } else if self.lmr_log > 0 {
-            let r = (depth as f64).ln() * ((searched + 1) as f64).ln() * 10.0 / self.lmr_log as f64;
-            (r + 0.5).max(1.0) as i32
+            (log_reduction(depth, searched, self.lmr_log) + 0.5).max(1.0) as i32
         } else if searched >= self.lmr_after2 && depth > 3 {
             2
         } else {
@@ -199,6 +198,12 @@ impl Params {
     pub fn beam_width(&self, depth: i32) -> usize {
         self.beam + self.beam_per_depth * depth.max(0) as usize
     }
+}
+
+/// The unrounded plies of the `lmr_log` formula for the `searched`-th move (0-based) of a node
+/// with `depth` plies left: ln(depth)·ln(move number)·10 / `divisor`.
+fn log_reduction(depth: i32, searched: usize, divisor: i32) -> f64 {
+    (depth as f64).ln() * ((searched + 1) as f64).ln() * 10.0 / divisor as f64
 }
 
 #[cfg(test)]
@@ -233,13 +238,12 @@ mod tests {
     #[test]
     fn formula_reductions_do_not_depend_on_the_last_bit_of_ln() {
         // A search with a node limit is the same on every machine: the platforms' `ln` may
-        // differ in the last bit, so no reduction of the default formula may sit that close to
-        // a rounding boundary.
+        // differ in the last bit, so no reduction of the divisors matches use may sit that
+        // close to a rounding boundary.
         for divisor in [15, 20, 25, 30] {
-            for depth in 1..=crate::search::MAX_PLY {
+            for depth in 1..=crate::search::MAX_PLY as i32 {
                 for searched in 0..=256usize {
-                    let r =
-                        (depth as f64).ln() * ((searched + 1) as f64).ln() * 10.0 / divisor as f64;
+                    let r = log_reduction(depth, searched, divisor);
                     let to_boundary = (r + 0.5 - (r + 0.5).round()).abs();
                     assert!(
                         r == 0.0 || to_boundary > 1e-9,
