@@ -49,7 +49,10 @@ fn walk(dims: Dims, rule: Rule, steps: usize, seed: u64) {
                 "key after undo at step {step}"
             );
         } else {
-            board.play(empties[rng.below(empties.len())]);
+            let p = empties[rng.below(empties.len())];
+            let predicted = board.key_after(dims.index(p));
+            board.play(p);
+            assert_eq!(board.key(), predicted, "key_after at step {step}");
             keys.push(board.key());
         }
         if step % 97 == 0 {

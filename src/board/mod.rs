@@ -198,6 +198,11 @@ impl Board {
         self.key
     }
 
+    /// The key the board will have once the side to move plays the empty cell `i`.
+    pub fn key_after(&self, i: usize) -> u64 {
+        self.key ^ zobrist(self.to_move.index(), i) ^ WHITE_TO_MOVE
+    }
+
     pub fn history(&self) -> &[(Pos, Color)] {
         &self.history
     }

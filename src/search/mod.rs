@@ -632,6 +632,10 @@ impl Searcher<'_> {
             } else {
                 reduce
             };
+            // The child probes the table first thing: start its fetch before the board's
+            // (longer) update.
+            self.tt
+                .prefetch(self.board.key_after(mv as usize) ^ self.salt);
             self.board.play(p);
             let mut score;
             if searched == 0 {
