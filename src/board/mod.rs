@@ -233,6 +233,13 @@ impl Board {
         self.wincount.lines(c, i, k)
     }
 
+    /// Whether cell index `i` is a candidate (see `candidates`).
+    pub fn is_candidate(&self, i: usize) -> bool {
+        self.candidates
+            .get(i / 64)
+            .is_some_and(|w| w >> (i % 64) & 1 != 0)
+    }
+
     /// The candidate cells (empty, a stone within `NEAR_RADIUS`), in index order.
     pub fn candidates(&self) -> impl Iterator<Item = usize> + '_ {
         set_bits(&self.candidates)

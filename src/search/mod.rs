@@ -510,6 +510,35 @@ impl Searcher<'_> {
                 return score;
             }
         }
+        // Step 3b. The table's move before the others are generated: most nodes that have
+        // one cut off on it, and then need no move list. Only where nothing would restrict the
+        // moves (no five point on either side, no opponent open-four or four-three point), and
+        // after the reverse-futility test that comes first in the normal order. The other
+        // moves are then ordered with the history and killers its search left.
+        let alpha0 = alpha;
+        let mut first = None;
+        if let Some(mv) = tt_entry.and_then(|e| e.mv).filter(|_| depth > 0) {
+            if self.open_position() && self.board.is_candidate(mv as usize) {
+                if let Some(score) = self.reverse_futility(depth, beta, pv) {
+                    return score;
+                }
+                let p = self.pos(mv);
+                if !self.is_foul(p) {
+                    self.play(mv);
+                    let score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv);
+                    self.board.undo();
+                    if self.aborted {
+                        return 0;
+                    }
+                    if score >= beta {
+                        self.reward(ply, mv, depth);
+                        self.remember(key, depth, score, alpha0, beta, mv, ply);
+                        return score;
+                    }
+                    first = Some((mv, score));
+                }
+            }
+        }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         let kind = if depth > 0 {
             self.classify::<true>(&mut moves)
@@ -565,16 +594,9 @@ impl Searcher<'_> {
 
         // Step 5b. Reverse futility: a shallow quiet node whose static evaluation beats beta by
         // a margin per remaining ply, with no threat of the opponent's to answer, fails high.
-        if !pv
-            && !forced
-            && !defending
-            && depth <= self.params.rfp_depth
-            && self.threats43.is_empty()
-            && beta.abs() < MATE_BOUND
-        {
-            let eval = evaluate(&self.board, &self.params);
-            if eval - self.params.rfp_margin * depth >= beta {
-                return self.give_back(ply, moves, eval);
+        if !forced && !defending && self.threats43.is_empty() && first.is_none() {
+            if let Some(score) = self.reverse_futility(depth, beta, pv) {
+                return self.give_back(ply, moves, score);
             }
         }
 
@@ -596,10 +618,16 @@ impl Searcher<'_> {
         let mut quiet_seen = 0;
 
         // Step 7. Principal variation search, late quiet moves reduced.
-        let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NONE;
         let mut searched = 0;
+        if let Some((mv, score)) = first {
+            // The table's move, searched in step 3b: it is first in the order.
+            searched = 1;
+            best = score;
+            best_move = mv;
+            alpha = alpha.max(score);
+        }
         let me = self.board.to_move();
         for k in 0..moves.len() {
             if searched >= width {
@@ -607,6 +635,9 @@ impl Searcher<'_> {
             }
             pick(&mut moves, k);
             let mv = moves[k].1;
+            if first.is_some_and(|(f, _)| f == mv) {
+                continue;
+            }
             let p = self.pos(mv);
             if by_threats && k > 0 && self.is_quiet(mv) {
                 if quiet_seen >= quiet_limit {
@@ -672,6 +703,23 @@ impl Searcher<'_> {
         }
 
         // Step 8. Remember the result.
+        self.remember(key, depth, best, alpha0, beta, best_move, ply);
+        self.give_back(ply, moves, best)
+    }
+
+    /// Stores a node's result in the table: `best` found with the window (`alpha0`, `beta`)
+    /// it was searched with, by `best_move` (`NONE` if none).
+    #[allow(clippy::too_many_arguments)]
+    fn remember(
+        &self,
+        key: u64,
+        depth: i32,
+        best: i32,
+        alpha0: i32,
+        beta: i32,
+        best_move: u16,
+        ply: usize,
+    ) {
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha0 {
@@ -688,7 +736,41 @@ impl Searcher<'_> {
                 mv: (best_move != NONE).then_some(best_move),
             },
         );
-        self.give_back(ply, moves, best)
+    }
+
+    /// Reverse futility at a quiet node (no forced reply, no threat to defend): a shallow
+    /// non-PV node whose static evaluation beats beta by a margin per remaining ply fails
+    /// high with it.
+    fn reverse_futility(&self, depth: i32, beta: i32, pv: bool) -> Option<i32> {
+        if pv || depth > self.params.rfp_depth || beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        let eval = evaluate(&self.board, &self.params);
+        (eval - self.params.rfp_margin * depth >= beta).then_some(eval)
+    }
+
+    /// Whether the patterns show nothing that would restrict the moves of this node: no five
+    /// point on either side, and no open-four or four-three point of the opponent's.
+    fn open_position(&self) -> bool {
+        if !self.params.pattern_moves {
+            return false;
+        }
+        let lines = self.board.line_patterns();
+        let me = self.board.to_move();
+        let mine = lines.class_counts(me);
+        let theirs = lines.class_counts(me.opp());
+        mine[Class::Five as usize] == 0
+            && theirs[Class::Five as usize] == 0
+            && theirs[Class::OpenFour as usize] == 0
+            && theirs[Class::FourThree as usize] == 0
+    }
+
+    /// Plays the side to move's stone on the empty cell `mv`. The child probes the table first
+    /// thing, so its slot's fetch starts before the board's (longer) update.
+    fn play(&mut self, mv: u16) {
+        self.tt
+            .prefetch(self.board.key_after(mv as usize) ^ self.salt);
+        self.board.play(self.pos(mv));
     }
 
     /// Whether the empty cell `mv` neither makes a threat for the side to move (at least a
