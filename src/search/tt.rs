@@ -25,19 +25,13 @@ const NO_MOVE: u64 = 0xFFFF;
 /// Bytes per entry: the key word and the data word.
 pub const ENTRY_BYTES: usize = 16;
 
-/// Invariant: `words[base..]` holds `2 * slots` words; slot `i` is `words[base + 2i]` (the key
-/// xor the data) and `words[base + 2i + 1]` (the data, zero for an empty slot). A slot read while
-/// another thread writes it may mix two entries; the xor then fails to give the key and the read
-/// is a miss, so every entry returned was stored whole. Allocated zeroed, so untouched pages cost
-/// no memory. A large table starts on a huge-page boundary (`base` skips the words before it).
+/// Invariant: `words.len()` is even; slot `i` is `words[2i]` (the key xor the data) and
+/// `words[2i+1]` (the data, zero for an empty slot). A slot read while another thread writes it
+/// may mix two entries; the xor then fails to give the key and the read is a miss, so every
+/// entry returned was stored whole. Allocated zeroed, so untouched pages cost no memory.
 pub struct TranspositionTable {
     words: Box<[AtomicU64]>,
-    base: usize,
-    slots: usize,
 }
-
-/// The size of a huge page on x86_64 Linux: a table this large or larger is aligned to it.
-const HUGE_PAGE: usize = 2 << 20;
 
 /// `n` zeroed atomic words, allocated as plain zeroed memory so that the pages are only taken
 /// from the system when first written.
@@ -50,47 +44,13 @@ fn zeroed_words(n: usize) -> Box<[AtomicU64]> {
     unsafe { Box::from_raw(raw) }
 }
 
-/// Asks Linux to back `words` with huge pages. Probes land anywhere in the table, so with
-/// 4 KiB pages nearly every probe of a large table also misses the address-translation cache;
-/// with 2 MiB pages far fewer do. A hint only: where it is refused, nothing changes.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(words: &[AtomicU64]) {
-    const MADV_HUGEPAGE: i32 = 14;
-    extern "C" {
-        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-    }
-    // SAFETY: the range is memory this table owns (a huge-page-aligned start inside its
-    // allocation, `len` bytes within it); MADV_HUGEPAGE changes how the kernel backs the pages,
-    // never their contents (still zero), and its result is ignored.
-    unsafe {
-        madvise(
-            words.as_ptr() as *mut std::ffi::c_void,
-            std::mem::size_of_val(words),
-            MADV_HUGEPAGE,
-        );
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: &[AtomicU64]) {}
-
 impl TranspositionTable {
     /// A table of at most `bytes` bytes (at least one slot).
     pub fn new(bytes: usize) -> TranspositionTable {
         let slots = (bytes / ENTRY_BYTES).max(1);
-        let huge = slots * ENTRY_BYTES >= HUGE_PAGE;
-        let pad = if huge { HUGE_PAGE / 8 } else { 0 };
-        let words = zeroed_words(slots * 2 + pad);
-        let base = if huge {
-            let addr = words.as_ptr() as usize;
-            (addr.next_multiple_of(HUGE_PAGE) - addr) / 8
-        } else {
-            0
-        };
-        if huge {
-            advise_huge_pages(&words[base..base + slots * 2]);
+        TranspositionTable {
+            words: zeroed_words(slots * 2),
         }
-        TranspositionTable { words, base, slots }
     }
 
     pub fn bytes(&self) -> usize {
@@ -98,13 +58,7 @@ impl TranspositionTable {
     }
 
     pub fn slots(&self) -> usize {
-        self.slots
-    }
-
-    /// Word `i` of the table proper.
-    #[inline]
-    fn word(&self, i: usize) -> &AtomicU64 {
-        &self.words[self.base + i]
+        self.words.len() / 2
     }
 
     pub fn clear(&mut self) {
@@ -117,7 +71,7 @@ impl TranspositionTable {
     pub fn usage_permille(&self) -> usize {
         let n = self.slots().min(1000);
         (0..n)
-            .filter(|&i| self.word(2 * i + 1).load(Ordering::Relaxed) != 0)
+            .filter(|&i| self.words[2 * i + 1].load(Ordering::Relaxed) != 0)
             .count()
             * 1000
             / n.max(1)
@@ -135,7 +89,7 @@ impl TranspositionTable {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let slot = self.word(2 * self.slot(key));
+            let slot = &self.words[2 * self.slot(key)];
             // SAFETY: a prefetch never faults and reads nothing into the program; the address
             // is that of a live element of `words`, and SSE is part of every x86_64 target.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.as_ptr() as *const i8) };
@@ -146,8 +100,8 @@ impl TranspositionTable {
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let s = self.slot(key);
-        let data = self.word(2 * s + 1).load(Ordering::Relaxed);
-        if data == 0 || self.word(2 * s).load(Ordering::Relaxed) ^ data != key {
+        let data = self.words[2 * s + 1].load(Ordering::Relaxed);
+        if data == 0 || self.words[2 * s].load(Ordering::Relaxed) ^ data != key {
             return None;
         }
         let bound = match (data >> 8) & 3 {
@@ -180,8 +134,8 @@ impl TranspositionTable {
         let depth = (e.depth.clamp(-64, 191) + 64) as u64;
         let mv = e.mv.map_or(NO_MOVE, u64::from);
         let data = ((e.score as u32 as u64) << 32) | (mv << 16) | (bound << 8) | depth;
-        self.word(2 * s).store(key ^ data, Ordering::Relaxed);
-        self.word(2 * s + 1).store(data, Ordering::Relaxed);
+        self.words[2 * s].store(key ^ data, Ordering::Relaxed);
+        self.words[2 * s + 1].store(data, Ordering::Relaxed);
     }
 }
 
@@ -198,34 +152,13 @@ mod tests {
             score: -12345,
             mv: Some(300),
         };
+        tt.prefetch(0xDEAD_BEEF_1234);
         tt.store(0xDEAD_BEEF_1234, e);
         assert_eq!(tt.probe(0xDEAD_BEEF_1234), Some(e));
         assert_eq!(tt.probe(0xDEAD_BEEF_1235), None);
         let shallow = Entry { depth: 2, ..e };
         tt.store(0xDEAD_BEEF_1234, shallow);
         assert_eq!(tt.probe(0xDEAD_BEEF_1234), Some(e), "deeper entry kept");
-    }
-
-    #[test]
-    fn a_large_table_starts_on_a_huge_page_and_keeps_every_slot() {
-        let tt = TranspositionTable::new(4 << 20);
-        assert_eq!(tt.slots(), (4 << 20) / ENTRY_BYTES);
-        assert_eq!(tt.word(0).as_ptr() as usize % HUGE_PAGE, 0);
-        assert!(tt.base + 2 * tt.slots() <= tt.words.len());
-        // The first and the last slot are both usable.
-        for key in [0x10u64, u64::MAX - 0x10] {
-            let e = Entry {
-                depth: 5,
-                bound: Bound::Exact,
-                score: key as i32 & 0xFFF,
-                mv: None,
-            };
-            tt.prefetch(key);
-            tt.store(key, e);
-            assert_eq!(tt.probe(key), Some(e));
-        }
-        assert_eq!(tt.slot(0x10), 0);
-        assert_eq!(tt.slot(u64::MAX - 0x10), tt.slots() - 1);
     }
 
     #[test]
@@ -241,8 +174,7 @@ mod tests {
         tt.store(key, e);
         // Another thread's data word lands beside this key word.
         let s = tt.slot(key);
-        tt.word(2 * s + 1)
-            .store(0xFFFF_0000_0102, Ordering::Relaxed);
+        tt.words[2 * s + 1].store(0xFFFF_0000_0102, Ordering::Relaxed);
         assert_eq!(tt.probe(key), None);
     }
 }
