@@ -663,11 +663,7 @@ impl Searcher<'_> {
             } else {
                 reduce
             };
-            // The child probes the table first thing: start its fetch before the board's
-            // (longer) update.
-            self.tt
-                .prefetch(self.board.key_after(mv as usize) ^ self.salt);
-            self.board.play(p);
+            self.play(mv);
             let mut score;
             if searched == 0 {
                 score = -self.negamax(new_depth, -beta, -alpha, ply + 1, pv);
