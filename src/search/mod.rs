@@ -510,18 +510,22 @@ impl Searcher<'_> {
                 return score;
             }
         }
-        // Step 3b. The table's move before the others are generated: most nodes that have
-        // one cut off on it, and then need no move list. Only where nothing would restrict the
-        // moves (no five point on either side, no opponent open-four or four-three point), and
-        // after the reverse-futility test that comes first in the normal order. The other
-        // moves are then ordered with the history and killers its search left.
+        // Step 3b. Where nothing would restrict the moves (no five point on either side, no
+        // opponent open-four or four-three point), the reverse-futility test of step 5b needs
+        // no move list: it comes first (a quarter of all nodes end here). Then the table's move
+        // before the others are generated: most nodes that have one cut off on it, and then
+        // need no move list either. The other moves are ordered with the history and killers
+        // its search left.
         let alpha0 = alpha;
         let mut first = None;
-        if let Some(mv) = tt_entry.and_then(|e| e.mv).filter(|_| depth > 0) {
-            if self.open_position() && self.board.is_candidate(mv as usize) {
-                if let Some(score) = self.reverse_futility(depth, beta, pv) {
-                    return score;
-                }
+        let open = depth > 0 && self.open_position();
+        if open {
+            if let Some(score) = self.reverse_futility(depth, beta, pv) {
+                return score;
+            }
+        }
+        if let Some(mv) = tt_entry.and_then(|e| e.mv).filter(|_| open) {
+            if self.board.is_candidate(mv as usize) {
                 let p = self.pos(mv);
                 if !self.is_foul(p) {
                     self.play(mv);
@@ -593,8 +597,9 @@ impl Searcher<'_> {
         let defending = !forced && self.params.defend && self.restrict_to_defences(&mut moves);
 
         // Step 5b. Reverse futility: a shallow quiet node whose static evaluation beats beta by
-        // a margin per remaining ply, with no threat of the opponent's to answer, fails high.
-        if !forced && !defending && self.threats43.is_empty() && first.is_none() {
+        // a margin per remaining ply, with no threat of the opponent's to answer, fails high
+        // (already tested in step 3b when the position is open).
+        if !forced && !defending && self.threats43.is_empty() && !open {
             if let Some(score) = self.reverse_futility(depth, beta, pv) {
                 return self.give_back(ply, moves, score);
             }
