@@ -2,7 +2,7 @@
 //! against a full re-derivation from the cells, over thousands of random moves and undos under
 //! every rule.
 
-use wuzi::board::{Board, Cell};
+use wuzi::board::{Board, Cell, Color};
 use wuzi::geometry::{Dims, Pos};
 use wuzi::rules::Rule;
 
@@ -51,8 +51,28 @@ fn walk(dims: Dims, rule: Rule, steps: usize, seed: u64) {
         } else {
             let p = empties[rng.below(empties.len())];
             let predicted = board.key_after(dims.index(p));
+            let tally = board.tally_after(dims.index(p));
+            let fives_before = five_points(&board);
             board.play(p);
             assert_eq!(board.key(), predicted, "key_after at step {step}");
+            // The tally worked out without the move is the one the move leaves, unless the
+            // move made a five point (which it says); from a position without five points,
+            // it says so exactly when the move leaves one.
+            let fives_after = five_points(&board);
+            match tally {
+                Some(t) => {
+                    assert_eq!(
+                        &t,
+                        board.line_patterns().tally(),
+                        "tally_after at step {step}"
+                    );
+                    assert!(fives_after.iter().all(|f| fives_before.contains(f)));
+                }
+                None => assert!(!fives_after.is_empty(), "tally_after at step {step}"),
+            }
+            if fives_before.is_empty() {
+                assert_eq!(tally.is_none(), !fives_after.is_empty(), "step {step}");
+            }
             keys.push(board.key());
         }
         if step % 97 == 0 {
@@ -71,6 +91,15 @@ fn walk(dims: Dims, rule: Rule, steps: usize, seed: u64) {
     while board.undo().is_some() {}
     board.verify().unwrap();
     assert_eq!(board.key(), start_key);
+}
+
+/// Every five point of either colour, as (colour index, cell).
+fn five_points(board: &Board) -> Vec<(usize, usize)> {
+    let lines = board.line_patterns();
+    [Color::Black, Color::White]
+        .into_iter()
+        .flat_map(|c| lines.fives(c).map(move |i| (c.index(), i)))
+        .collect()
 }
 
 #[test]

@@ -35,13 +35,44 @@ struct Read {
     waiter: i16,
 }
 
+/// What the empty cells add up to: the pattern evaluation's sums and the threat class counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// `sums[colour][role]`: over empty cells, the weights of the colour's patterns as the side
+    /// to move (role 0) and as the other side (role 1).
+    sums: [[i32; 2]; 2],
+    /// `classes[colour][class]`: how many empty cells give the colour that threat class.
+    classes: [[u16; CLASSES]; 2],
+}
+
+impl Tally {
+    /// The pattern evaluation for `mover`, the side to move: its cells' worth to the side to
+    /// move, less the other side's cells' worth to the side that waits.
+    pub fn evaluate(&self, mover: Color) -> i32 {
+        self.sums[mover.index()][0] - self.sums[mover.opp().index()][1]
+    }
+
+    /// How many empty cells give `c` each threat class (indexed by `Class as usize`).
+    pub fn class_counts(&self, c: Color) -> &[u16; CLASSES] {
+        &self.classes[c.index()]
+    }
+
+    /// Adds (`sign` 1) or takes away (-1) what colour `c`'s read of a cell gives.
+    #[inline]
+    fn add(&mut self, c: usize, read: Read, sign: i32) {
+        self.sums[c][0] += sign * read.mover as i32;
+        self.sums[c][1] += sign * read.waiter as i32;
+        let n = &mut self.classes[c][read.class as usize];
+        *n = n.wrapping_add_signed(sign as i16);
+    }
+}
+
 /// What a move changes besides cells, as it was before the move.
 #[derive(Clone, Copy, Debug)]
 struct Mark {
     /// Where the move's saved cells start in `saved`.
     saved: u32,
-    sums: [[i32; 2]; 2],
-    classes: [[u16; CLASSES]; 2],
+    tally: Tally,
 }
 
 /// A cell's patterns as they were before a move, for its undo.
@@ -63,11 +94,7 @@ pub struct Lines {
     table: &'static [u8; KEYS],
     weights: [&'static IndexWeights; 2],
     cells: Vec<CellLines>,
-    /// `sums[colour][role]`: over empty cells, the weights of the colour's patterns as the side
-    /// to move (role 0) and as the other side (role 1).
-    sums: [[i32; 2]; 2],
-    /// `classes[colour][class]`: how many empty cells give the colour that threat class.
-    classes: [[u16; CLASSES]; 2],
+    tally: Tally,
     /// Bit sets of the empty cells where each colour makes at least a four.
     fours: [Vec<u64>; 2],
     /// Bit sets of the empty cells where each colour makes a five.
@@ -121,8 +148,7 @@ impl Lines {
                 index_weights(rule, Color::White),
             ],
             cells: all,
-            sums: [[0; 2]; 2],
-            classes: [[0; CLASSES]; 2],
+            tally: Tally::default(),
             fours: [vec![0; words], vec![0; words]],
             fives: [vec![0; words], vec![0; words]],
             saved: Vec::new(),
@@ -171,8 +197,7 @@ impl Lines {
         if keep {
             self.marks.push(Mark {
                 saved: self.saved.len() as u32,
-                sums: self.sums,
-                classes: self.classes,
+                tally: self.tally,
             });
             for c in 0..2 {
                 self.saved_bits.extend_from_slice(&self.fours[c]);
@@ -233,8 +258,7 @@ impl Lines {
             cell.shapes = saved.shapes;
             cell.read = saved.read;
         }
-        self.sums = mark.sums;
-        self.classes = mark.classes;
+        self.tally = mark.tally;
         let words = self.fours[0].len();
         let at = self.saved_bits.len() - 4 * words;
         for (c, k) in [(0, 0), (1, 2)] {
@@ -293,9 +317,7 @@ impl Lines {
     #[inline]
     fn count(&mut self, c: usize, i: usize) {
         let read = self.cells[i].read[c];
-        self.sums[c][0] += read.mover as i32;
-        self.sums[c][1] += read.waiter as i32;
-        self.classes[c][read.class as usize] += 1;
+        self.tally.add(c, read, 1);
         let bit = 1 << (i % 64);
         if read.class.is_four() {
             self.fours[c][i / 64] |= bit;
@@ -309,9 +331,7 @@ impl Lines {
     #[inline]
     fn uncount(&mut self, c: usize, i: usize) {
         let read = self.cells[i].read[c];
-        self.sums[c][0] -= read.mover as i32;
-        self.sums[c][1] -= read.waiter as i32;
-        self.classes[c][read.class as usize] -= 1;
+        self.tally.add(c, read, -1);
         self.fours[c][i / 64] &= !(1 << (i % 64));
         self.fives[c][i / 64] &= !(1 << (i % 64));
     }
@@ -392,15 +412,53 @@ impl Lines {
         read[me.index()].mover as i32 + read[me.opp().index()].waiter as i32
     }
 
-    /// The pattern evaluation for `mover`, the side to move: its cells' worth to the side to
-    /// move, less the other side's cells' worth to the side that waits.
-    pub fn evaluate(&self, mover: Color) -> i32 {
-        self.sums[mover.index()][0] - self.sums[mover.opp().index()][1]
+    /// The evaluation sums and class counts of the empty cells.
+    pub fn tally(&self) -> &Tally {
+        &self.tally
     }
 
     /// How many empty cells give `c` each threat class (indexed by `Class as usize`).
     pub fn class_counts(&self, c: Color) -> &[u16; CLASSES] {
-        &self.classes[c.index()]
+        self.tally.class_counts(c)
+    }
+
+    /// The tally after a stone `code` on the empty cell `i`, worked out without placing it;
+    /// `None` if the stone would give either colour a five point somewhere (the cell's
+    /// neighbours are read as `place` would read them, and nothing is changed).
+    pub fn tally_after(&self, windows: &Windows, i: usize, code: u32) -> Option<Tally> {
+        let mut tally = self.tally;
+        for c in 0..2 {
+            tally.add(c, self.cells[i].read[c], -1);
+        }
+        let ray = windows.ray(i);
+        for d in 0..4 {
+            for s in 0..SLOTS {
+                let q = ray[d * SLOTS + s];
+                if q == NO_CELL {
+                    continue;
+                }
+                let cell = &self.cells[q as usize];
+                if cell.index[0] == OCCUPIED {
+                    continue;
+                }
+                let key = cell.keys[d] | code << (2 * (SLOTS - 1 - s));
+                let both = self.table[key as usize & (KEYS - 1)];
+                for c in 0..2 {
+                    let (shape, was) = (pattern::entry_shape(both, c), cell.shapes[c][d]);
+                    if shape == was {
+                        continue;
+                    }
+                    let index = cell.index[c] + shape as u16 * POWERS[d] - was as u16 * POWERS[d];
+                    let read = self.read(c, index);
+                    if read.class == Class::Five {
+                        return None;
+                    }
+                    tally.add(c, cell.read[c], -1);
+                    tally.add(c, read, 1);
+                }
+            }
+        }
+        Some(tally)
     }
 
     /// The empty cells where `c` makes at least a four, in index order.
@@ -439,10 +497,10 @@ impl Lines {
                 }
             }
         }
-        if self.sums != other.sums {
+        if self.tally.sums != other.tally.sums {
             return Some("evaluation sums differ".into());
         }
-        if self.classes != other.classes {
+        if self.tally.classes != other.tally.classes {
             return Some("class counts differ".into());
         }
         if self.fours != other.fours {

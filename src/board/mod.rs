@@ -13,7 +13,7 @@ pub mod windows;
 use std::sync::Arc;
 
 pub use grid::{Cell, Color, Grid};
-use lines::Lines;
+use lines::{Lines, Tally};
 use wincount::WinCount;
 use windows::Windows;
 
@@ -147,6 +147,13 @@ impl Board {
     /// The line patterns of every cell.
     pub fn line_patterns(&self) -> &Lines {
         &self.lines
+    }
+
+    /// The line patterns' tally after the side to move plays the empty cell `i`, without
+    /// playing it; `None` if the move would leave either side a five point.
+    pub fn tally_after(&self, i: usize) -> Option<Tally> {
+        self.lines
+            .tally_after(&self.windows, i, pattern::stone_code(self.to_move))
     }
 
     pub fn dims(&self) -> Dims {

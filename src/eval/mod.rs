@@ -6,6 +6,7 @@ pub mod weights;
 
 use std::sync::OnceLock;
 
+use crate::board::lines::Tally;
 use crate::board::pattern::{
     pcode_of_index, threat_level, INDEX_SPAN, LEVELS, PCODES, SHAPE_INDICES,
 };
@@ -111,21 +112,24 @@ pub const WEIGHT_UNIT: i32 = 4;
 /// they hold).
 pub fn evaluate(board: &Board, params: &Params) -> i32 {
     let me = board.to_move();
-    let score = if params.pattern_eval {
-        let lines = board.line_patterns();
-        let w = pattern_weights(board.rule(), me);
-        let mut sum = lines.evaluate(me) + w.tempo as i32;
-        if params.threat_eval {
-            let mine = threat_level(lines.class_counts(me));
-            let theirs = threat_level(lines.class_counts(me.opp()));
-            sum += w.threats[mine][theirs] as i32;
-        }
-        sum / WEIGHT_UNIT
-    } else {
-        let wc = board.wincount();
-        (wc.total(me) * params.eval_own - wc.total(me.opp()) * params.eval_opp) / 16
-    };
+    if params.pattern_eval {
+        return evaluate_tally(board.rule(), me, board.line_patterns().tally(), params);
+    }
+    let wc = board.wincount();
+    let score = (wc.total(me) * params.eval_own - wc.total(me.opp()) * params.eval_opp) / 16;
     score.clamp(-EVAL_BOUND + 1, EVAL_BOUND - 1)
+}
+
+/// The learned pattern evaluation of `tally` for `mover`, the side to move.
+pub fn evaluate_tally(rule: Rule, mover: Color, tally: &Tally, params: &Params) -> i32 {
+    let w = pattern_weights(rule, mover);
+    let mut sum = tally.evaluate(mover) + w.tempo as i32;
+    if params.threat_eval {
+        let mine = threat_level(tally.class_counts(mover));
+        let theirs = threat_level(tally.class_counts(mover.opp()));
+        sum += w.threats[mine][theirs] as i32;
+    }
+    (sum / WEIGHT_UNIT).clamp(-EVAL_BOUND + 1, EVAL_BOUND - 1)
 }
 
 /// Ordering score of a threat class for the side that makes it (attack) and for the side that

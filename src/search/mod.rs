@@ -14,11 +14,12 @@ pub mod tt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use crate::board::lines::Tally;
 use crate::board::pattern::Class;
 use crate::board::threat::{classify as classify_threat, fours_made, Threat};
 use crate::board::wincount::line_count;
 use crate::board::{renju, Board, Color};
-use crate::eval::{evaluate, move_score, EVAL_BOUND};
+use crate::eval::{evaluate, evaluate_tally, move_score, EVAL_BOUND};
 use crate::geometry::Pos;
 use crate::rules::Rule;
 use limits::{Clock, Deadline, Limits};
@@ -479,7 +480,7 @@ impl Searcher<'_> {
         }
     }
 
-    fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize, pv: bool) -> i32 {
+    fn negamax(&mut self, depth: i32, alpha: i32, beta: i32, ply: usize, pv: bool) -> i32 {
         // Step 1. Poll the limits and count the node.
         if self.poll() {
             return 0;
@@ -512,25 +513,41 @@ impl Searcher<'_> {
         }
         // Step 3b. Where nothing would restrict the moves (no five point on either side, no
         // opponent open-four or four-three point), the reverse-futility test of step 5b needs
-        // no move list: it comes first (a quarter of all nodes end here). Then the table's move
-        // before the others are generated: most nodes that have one cut off on it, and then
-        // need no move list either. The other moves are ordered with the history and killers
-        // its search left.
-        let alpha0 = alpha;
-        let mut first = None;
+        // no move list: it comes first (a quarter of all nodes end here).
         let open = depth > 0 && self.open_position();
         if open {
             if let Some(score) = self.reverse_futility(depth, beta, pv) {
                 return score;
             }
         }
+        self.expand(depth, alpha, beta, ply, pv, key, tt_entry, open)
+    }
+
+    /// Steps 3c to 8 of `negamax`: a node that its first steps did not settle (`key` and
+    /// `tt_entry` from step 3, `open` from step 3b) searches its moves.
+    #[allow(clippy::too_many_arguments)]
+    fn expand(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv: bool,
+        key: u64,
+        mut tt_entry: Option<Entry>,
+        open: bool,
+    ) -> i32 {
+        // Step 3c. In an open position, the table's move before the others are generated:
+        // most nodes that have one cut off on it, and then need no move list. The other moves
+        // are ordered with the history and killers its search left.
+        let alpha0 = alpha;
+        let mut first = None;
         if let Some(mv) = tt_entry.and_then(|e| e.mv).filter(|_| open) {
             if self.board.is_candidate(mv as usize) {
                 let p = self.pos(mv);
                 if !self.is_foul(p) {
-                    self.play(mv);
-                    let score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, pv);
-                    self.board.undo();
+                    let preview = self.preview(depth - 1, mv);
+                    let score = -self.child(mv, preview, depth - 1, -beta, -alpha, ply + 1, pv);
                     if self.aborted {
                         return 0;
                     }
@@ -668,20 +685,20 @@ impl Searcher<'_> {
             } else {
                 reduce
             };
-            self.play(mv);
+            let preview = self.preview(new_depth - reduce, mv);
             let mut score;
             if searched == 0 {
-                score = -self.negamax(new_depth, -beta, -alpha, ply + 1, pv);
+                score = -self.child(mv, preview, new_depth, -beta, -alpha, ply + 1, pv);
             } else {
-                score = -self.negamax(new_depth - reduce, -alpha - 1, -alpha, ply + 1, false);
+                let (lo, d) = (-alpha - 1, new_depth);
+                score = -self.child(mv, preview, d - reduce, lo, -alpha, ply + 1, false);
                 if reduce > 0 && score > alpha && !self.aborted {
-                    score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, false);
+                    score = -self.child(mv, preview, d, lo, -alpha, ply + 1, false);
                 }
                 if score > alpha && score < beta && !self.aborted {
-                    score = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
+                    score = -self.child(mv, preview, d, -beta, -alpha, ply + 1, true);
                 }
             }
-            self.board.undo();
             if self.aborted {
                 return self.give_back(ply, moves, 0);
             }
@@ -747,7 +764,14 @@ impl Searcher<'_> {
             return None;
         }
         let eval = evaluate(&self.board, &self.params);
-        (eval - self.params.rfp_margin * depth >= beta).then_some(eval)
+        self.futile(depth, beta, pv, eval).then_some(eval)
+    }
+
+    /// Whether a node with evaluation `eval` fails high by reverse futility.
+    fn futile(&self, depth: i32, beta: i32, pv: bool, eval: i32) -> bool {
+        !pv && depth <= self.params.rfp_depth
+            && beta.abs() < MATE_BOUND
+            && eval - self.params.rfp_margin * depth >= beta
     }
 
     /// Whether the patterns show nothing that would restrict the moves of this node: no five
@@ -756,14 +780,7 @@ impl Searcher<'_> {
         if !self.params.pattern_moves {
             return false;
         }
-        let lines = self.board.line_patterns();
-        let me = self.board.to_move();
-        let mine = lines.class_counts(me);
-        let theirs = lines.class_counts(me.opp());
-        mine[Class::Five as usize] == 0
-            && theirs[Class::Five as usize] == 0
-            && theirs[Class::OpenFour as usize] == 0
-            && theirs[Class::FourThree as usize] == 0
+        open_tally(self.board.line_patterns().tally(), self.board.to_move())
     }
 
     /// Plays the side to move's stone on the empty cell `mv`. The child probes the table first
@@ -772,6 +789,73 @@ impl Searcher<'_> {
         self.tt
             .prefetch(self.board.key_after(mv as usize) ^ self.salt);
         self.board.play(self.pos(mv));
+    }
+
+    /// What a child searched after `mv` with at least `depth` plies left would read first,
+    /// worked out without playing the move: `Some` only where the child could end before its
+    /// move list (as a leaf, by the table or by reverse futility), no five point is on the
+    /// board before the move or after it, the evaluation is the pattern one and leaves have
+    /// no VCF.
+    fn preview(&self, depth: i32, mv: u16) -> Option<Preview> {
+        if depth > self.params.rfp_depth || !self.params.pattern_moves {
+            return None;
+        }
+        if self.params.qvcf_nodes != 0 || !self.params.pattern_eval {
+            return None;
+        }
+        let lines = self.board.line_patterns();
+        let me = self.board.to_move();
+        if lines.has_five(me) || lines.has_five(me.opp()) {
+            return None;
+        }
+        let tally = self.board.tally_after(mv as usize)?;
+        Some(Preview {
+            eval: evaluate_tally(self.rule, me.opp(), &tally, &self.params),
+            open: open_tally(&tally, me.opp()),
+        })
+    }
+
+    /// Searches the child after `mv` to `depth`. With a `preview`, its first steps (poll, count
+    /// the node, then a leaf's evaluation, the table's cutoff or reverse futility) run before
+    /// the move is played, and most such children end there: the nodes, results and table
+    /// are the same as `negamax`'s.
+    #[allow(clippy::too_many_arguments)]
+    fn child(
+        &mut self,
+        mv: u16,
+        preview: Option<Preview>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv: bool,
+    ) -> i32 {
+        let Some(preview) = preview else {
+            self.play(mv);
+            let score = self.negamax(depth, alpha, beta, ply, pv);
+            self.board.undo();
+            return score;
+        };
+        if self.poll() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY || depth <= 0 {
+            return preview.eval;
+        }
+        let key = self.board.key_after(mv as usize) ^ self.salt;
+        let tt_entry = self.tt.probe(key);
+        if let Some(score) = tt_entry.and_then(|e| tt_cutoff(e, depth, alpha, beta, ply, pv)) {
+            return score;
+        }
+        if preview.open && self.futile(depth, beta, pv, preview.eval) {
+            return preview.eval;
+        }
+        self.board.play(self.pos(mv));
+        let score = self.expand(depth, alpha, beta, ply, pv, key, tt_entry, preview.open);
+        self.board.undo();
+        score
     }
 
     /// Whether the empty cell `mv` neither makes a threat for the side to move (at least a
@@ -867,6 +951,27 @@ impl Searcher<'_> {
         self.buffers[ply] = moves;
         score
     }
+}
+
+/// What a child reads first, worked out before its move is played (`Searcher::preview`).
+#[derive(Clone, Copy, Debug)]
+struct Preview {
+    /// Its static evaluation.
+    eval: i32,
+    /// Whether its position is open (`Searcher::open_position`).
+    open: bool,
+}
+
+/// Whether the empty cells' `tally` shows nothing that would restrict the moves of `mover`,
+/// the side to move: no five point on either side, no open-four or four-three point of the
+/// other side's.
+fn open_tally(tally: &Tally, mover: Color) -> bool {
+    let mine = tally.class_counts(mover);
+    let theirs = tally.class_counts(mover.opp());
+    mine[Class::Five as usize] == 0
+        && theirs[Class::Five as usize] == 0
+        && theirs[Class::OpenFour as usize] == 0
+        && theirs[Class::FourThree as usize] == 0
 }
 
 /// Move order: higher score first, then lower cell index (never hash or insertion order).
