@@ -73,6 +73,18 @@ fn self_play_records_are_justified_by_the_referee() {
         "{out}"
     );
     assert!(out.contains("a time per move: "), "{out}");
+    // The same engine at the same node budget plays both games of an opening alike, colours
+    // swapped: each pair is one point, and the pentanomial Elo is 0 with no spread.
+    assert!(
+        out.contains(
+            "a vs b by opening, both games (pentanomial): 2 pairs; points 2: 0, 1.5: 0, 1: 2 ("
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("score 50.0%, Elo +0.0 (95%: +0.0 to +0.0)"),
+        "{out}"
+    );
     let text = std::fs::read_to_string(&records).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 4, "{text}");

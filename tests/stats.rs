@@ -67,3 +67,45 @@ fn sprt_llr_and_bounds() {
     assert_eq!(sprt.verdict(bad.llr(&sprt)), Verdict::H0);
     assert!(Sprt::parse("elo0=5 elo1=0").is_err());
 }
+
+#[test]
+fn pairs_count_both_games_of_an_opening() {
+    use wuzi::manager::stats::Pairs;
+    // 6 openings: 2 won twice, 3 split by colour (a win each), 1 with two draws.
+    let mut p = Pairs::default();
+    for (a, b) in [
+        (1.0, 1.0),
+        (1.0, 1.0),
+        (1.0, 0.0),
+        (0.0, 1.0),
+        (1.0, 0.0),
+        (0.5, 0.5),
+    ] {
+        p.add(a, b);
+    }
+    assert_eq!(p.points, [0, 0, 4, 0, 2]);
+    assert_eq!(p.split, 3);
+    assert_eq!(p.count(), 6);
+    // 8 points of 12 games: s = 2/3, Elo = -400·log10(0.5) = 120.41. Pair scores 1 (×2) and
+    // 0.5 (×4): variance (2·(1/3)² + 4·(1/6)²)/6 = 1/18, standard error √(1/108) = 0.096225,
+    // 95% scores 0.66667 ± 0.18860 = 0.47807 … 0.85526 → Elo −15.25 … +308.61.
+    let (elo, lo, hi) = p.elo();
+    assert!(close(p.score(), 2.0 / 3.0, 1e-12));
+    assert!(close(elo, 120.41, 0.01), "{elo}");
+    assert!(close(lo, -15.25, 0.05), "{lo}");
+    assert!(close(hi, 308.61, 0.05), "{hi}");
+    // The 3 split pairs hold the score to 1 − 3/12 = 75%, even if every other pair is won.
+    assert!(close(p.ceiling(), 0.75, 1e-12));
+}
+
+#[test]
+fn all_pairs_split_by_colour_is_an_even_match_with_no_spread() {
+    use wuzi::manager::stats::Pairs;
+    let mut p = Pairs::default();
+    for _ in 0..10 {
+        p.add(1.0, 0.0);
+    }
+    let (elo, lo, hi) = p.elo();
+    assert!(close(elo, 0.0, 1e-9) && close(lo, 0.0, 1e-9) && close(hi, 0.0, 1e-9));
+    assert!(close(p.ceiling(), 0.5, 1e-12));
+}

@@ -13,7 +13,7 @@ use wuzi::board::Color;
 use wuzi::geometry::{Dims, Pos};
 use wuzi::manager::engine::Engine;
 use wuzi::manager::game::{self, Fault, GameConfig, GameRecord};
-use wuzi::manager::stats::{Sprt, Tally, Verdict};
+use wuzi::manager::stats::{Pairs, Sprt, Tally, Verdict};
 use wuzi::manager::{openings, record};
 use wuzi::rules::Rule;
 
@@ -174,7 +174,8 @@ fn parse_args(args: &[String]) -> Result<Options> {
     Ok(o)
 }
 
-/// One scheduled game: engine indices for black and white, the opening, and its number.
+/// One scheduled game: engine indices for black and white, the opening, its number, and the
+/// round (the two games of a round play the same opening with colours swapped).
 #[derive(Clone)]
 struct Spec {
     number: usize,
@@ -182,6 +183,7 @@ struct Spec {
     black: usize,
     white: usize,
     opening: usize,
+    round: usize,
 }
 
 fn schedule(o: &Options) -> Vec<Spec> {
@@ -214,6 +216,7 @@ fn schedule(o: &Options) -> Vec<Spec> {
                 black,
                 white,
                 opening: order[(k / 2) % order.len()],
+                round: k / 2,
             });
         }
     }
@@ -355,6 +358,9 @@ fn run(o: Options) -> Result<()> {
     }
     let names: Vec<&str> = o.engines.iter().map(|(n, _)| n.as_str()).collect();
     let mut tallies: HashMap<(usize, usize), Tally> = HashMap::new();
+    // The first engine's score in the round's game that ended first, until its partner ends.
+    let mut halves: HashMap<((usize, usize), usize), f64> = HashMap::new();
+    let mut paired: HashMap<(usize, usize), Pairs> = HashMap::new();
     let mut faults: Vec<Faults> = (0..names.len()).map(|_| Faults::default()).collect();
     let mut done = 0;
     let mut sprt_verdict = None;
@@ -367,6 +373,11 @@ fn run(o: Options) -> Result<()> {
             None => 0.5,
             _ => 0.0,
         };
+        if let Some(other) = halves.remove(&(spec.pair, spec.round)) {
+            paired.entry(spec.pair).or_default().add(other, first_score);
+        } else {
+            halves.insert((spec.pair, spec.round), first_score);
+        }
         let t = tallies.entry(spec.pair).or_default();
         t.add(first_score);
         // The first move after the opening is black's when the opening has an even length.
@@ -447,6 +458,22 @@ fn run(o: Options) -> Result<()> {
             lo,
             hi
         );
+        if let Some(p) = paired.get(&(a, b)) {
+            let (elo, lo, hi) = p.elo();
+            let pt = &p.points;
+            println!(
+                "{} vs {} by opening, both games (pentanomial): {} pairs; points 2: {}, 1.5: {}, 1: {} ({} won once by each, by the same colour), 0.5: {}, 0: {}",
+                names[a], names[b], p.count(), pt[4], pt[3], pt[2], p.split, pt[1], pt[0]
+            );
+            println!(
+                "  score {:.1}%, Elo {:+.1} (95%: {:+.1} to {:+.1}); the split pairs cap the score at {:.1}%",
+                100.0 * p.score(),
+                elo,
+                lo,
+                hi,
+                100.0 * p.ceiling()
+            );
+        }
         if let Some(sprt) = &o.sprt {
             let (l, u) = sprt.bounds();
             let llr = t.llr(sprt);
