@@ -1,6 +1,6 @@
 //! Elo interval and SPRT arithmetic against figures worked out by hand.
 
-use wuzi::manager::stats::{Sprt, Tally, Verdict};
+use wuzi::manager::stats::{Pairs, Sprt, Tally, Verdict};
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() < tol
@@ -70,7 +70,6 @@ fn sprt_llr_and_bounds() {
 
 #[test]
 fn pairs_count_both_games_of_an_opening() {
-    use wuzi::manager::stats::Pairs;
     // 6 openings: 2 won twice, 3 split by colour (a win each), 1 with two draws.
     let mut p = Pairs::default();
     for (a, b) in [
@@ -100,7 +99,6 @@ fn pairs_count_both_games_of_an_opening() {
 
 #[test]
 fn all_pairs_split_by_colour_is_an_even_match_with_no_spread() {
-    use wuzi::manager::stats::Pairs;
     let mut p = Pairs::default();
     for _ in 0..10 {
         p.add(1.0, 0.0);

@@ -41,6 +41,18 @@ pub fn elo_of_score(score: f64) -> f64 {
     -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
 
+/// The Elo difference for the mean score `s` of `n` samples (games or pairs) whose scores have
+/// `variance`, with its 95% interval (lower, upper); infinite at 0% or 100%.
+fn elo_interval(s: f64, variance: f64, n: u32) -> (f64, f64, f64) {
+    let margin = Z95 * (variance / n.max(1) as f64).sqrt();
+    let clamp = |x: f64| x.clamp(0.0, 1.0);
+    (
+        elo_of_score(s),
+        elo_of_score(clamp(s - margin)),
+        elo_of_score(clamp(s + margin)),
+    )
+}
+
 impl Tally {
     pub fn games(&self) -> u32 {
         self.wins + self.losses + self.draws
@@ -73,15 +85,7 @@ impl Tally {
 
     /// The Elo difference and its 95% interval (lower, upper); infinite at 0% or 100%.
     pub fn elo(&self) -> (f64, f64, f64) {
-        let n = self.games().max(1) as f64;
-        let s = self.score();
-        let margin = Z95 * (self.variance() / n).sqrt();
-        let clamp = |x: f64| x.clamp(0.0, 1.0);
-        (
-            elo_of_score(s),
-            elo_of_score(clamp(s - margin)),
-            elo_of_score(clamp(s + margin)),
-        )
+        elo_interval(self.score(), self.variance(), self.games())
     }
 
     /// The log-likelihood ratio of elo1 against elo0 for these games.
@@ -134,13 +138,7 @@ impl Pairs {
             .map(|k| self.points[k] as f64 * (k as f64 / 4.0 - s).powi(2))
             .sum::<f64>()
             / n;
-        let margin = Z95 * (variance / n).sqrt();
-        let clamp = |x: f64| x.clamp(0.0, 1.0);
-        (
-            elo_of_score(s),
-            elo_of_score(clamp(s - margin)),
-            elo_of_score(clamp(s + margin)),
-        )
+        elo_interval(s, variance, self.count())
     }
 
     /// The best score per game this match could show if the first engine won every pair that
