@@ -105,18 +105,34 @@ pub struct BenchLine {
     pub ms: u64,
 }
 
-/// Searches one position with fresh tables under `limits`, on `threads` threads.
-pub fn run_position(pos: &BenchPosition, limits: Limits, threads: usize) -> BenchLine {
+/// Searches one position with fresh tables under `limits` and `params`, on `threads` threads.
+pub fn run_position(
+    pos: &BenchPosition,
+    limits: Limits,
+    params: &Params,
+    threads: usize,
+) -> BenchLine {
+    search_board(pos.board(), pos.rule, limits, params, threads)
+}
+
+/// Searches `board` under `rule` with fresh tables.
+fn search_board(
+    board: Board,
+    rule: Rule,
+    limits: Limits,
+    params: &Params,
+    threads: usize,
+) -> BenchLine {
     let tt = TranspositionTable::new(BENCH_TT_BYTES);
     let stop = AtomicBool::new(false);
     let clock = WallClock {
         start: Instant::now(),
     };
     let out = Search {
-        board: pos.board(),
-        rule: pos.rule,
+        board,
+        rule,
         limits,
-        params: Params::default(),
+        params: params.clone(),
         tt: &tt,
         clock: &clock,
         stop: &stop,
@@ -136,8 +152,9 @@ pub fn run_position(pos: &BenchPosition, limits: Limits, threads: usize) -> Benc
 }
 
 /// Runs the bench and returns its report: fixed depth, or with `time_ms` the depth each
-/// position reaches in that time; on `threads` threads (the signature needs one).
-pub fn run(depth: i32, time_ms: Option<u64>, threads: usize) -> String {
+/// position reaches in that time; with `params` (the signature is the defaults'), on
+/// `threads` threads (the signature needs one).
+pub fn run(depth: i32, time_ms: Option<u64>, params: &Params, threads: usize) -> String {
     let mut out = String::new();
     let mut nodes = 0;
     let mut ms = 0;
@@ -156,7 +173,7 @@ pub fn run(depth: i32, time_ms: Option<u64>, threads: usize) -> String {
                 ..Limits::default()
             },
         };
-        let r = run_position(pos, limits, threads);
+        let r = run_position(pos, limits, params, threads);
         nodes += r.nodes;
         ms += r.ms;
         let best = r
@@ -183,5 +200,52 @@ pub fn run(depth: i32, time_ms: Option<u64>, threads: usize) -> String {
     out += &format!("Nodes/second: {}\n", nodes * 1000 / ms.max(1));
     out += &format!("Total time (ms): {ms}\n");
     out += &format!("Signature: {signature:016x}\n");
+    out
+}
+
+/// The depth a search reaches in `ms` from each opening (stones black first) on a `dims` board
+/// under `rule`, with nodes/s: one line each, then the means.
+pub fn openings_depth(
+    openings: &[Vec<Pos>],
+    dims: Dims,
+    rule: Rule,
+    ms: u64,
+    params: &Params,
+) -> String {
+    let mut out = String::new();
+    let (mut depths, mut nodes, mut total_ms) = (0i64, 0u64, 0u64);
+    for (k, opening) in openings.iter().enumerate() {
+        let mut board = Board::new(dims);
+        for &p in opening {
+            board.play(p);
+        }
+        let limits = Limits {
+            soft_ms: Some(ms),
+            hard_ms: Some(ms),
+            adaptive: false,
+            ..Limits::default()
+        };
+        let r = search_board(board, rule, limits, params, 1);
+        depths += r.depth as i64;
+        nodes += r.nodes;
+        total_ms += r.ms;
+        out += &format!(
+            "opening {}/{}: {} stones, depth {} best {} score {} nodes {} nps {}\n",
+            k + 1,
+            openings.len(),
+            opening.len(),
+            r.depth,
+            r.best.map_or("none".into(), |p| p.to_string()),
+            format_score(r.score),
+            r.nodes,
+            r.nodes * 1000 / r.ms.max(1)
+        );
+    }
+    let n = openings.len().max(1) as f64;
+    out += &format!(
+        "Mean depth: {:.1}\nNodes/second: {}\n",
+        depths as f64 / n,
+        nodes * 1000 / total_ms.max(1)
+    );
     out
 }

@@ -6,7 +6,10 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: pbrain-wuzi            speak the Gomocup protocol on stdin/stdout
        pbrain-wuzi bench [DEPTH] search the bench positions to DEPTH (default 7)
        pbrain-wuzi bench --time MS  the depth each bench position reaches in MS
-       pbrain-wuzi bench ... --threads N  the same on N search threads";
+       pbrain-wuzi bench ... --threads N  the same on N search threads
+       pbrain-wuzi bench --time MS --openings FILE [--size N] [--rule R] [--count K]
+                                 the depth reached from the first K openings of FILE
+       pbrain-wuzi bench ... --set NAME=VALUE  with a search tunable changed (as INFO wuzi_NAME)";
 
 fn main() -> ExitCode {
     // Logs go to stderr only when asked for: Piskvork reads stderr as moves.
@@ -23,6 +26,20 @@ fn main() -> ExitCode {
         }
         args.drain(k..k + 2);
     }
+    let mut params = wuzi::search::params::Params::default();
+    while let Some(k) = args.iter().position(|a| a == "--set") {
+        let set = args
+            .get(k + 1)
+            .and_then(|v| v.split_once('='))
+            .and_then(|(name, value)| {
+                let value = value.parse().ok()?;
+                params.set(name, value).then_some(())
+            });
+        if set.is_none() {
+            return usage();
+        }
+        args.drain(k..k + 2);
+    }
     match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         [] => {
             let stdout = std::io::stdout();
@@ -35,21 +52,63 @@ fn main() -> ExitCode {
                 }
             }
         }
-        ["bench"] => bench(wuzi::bench::BENCH_DEPTH, None, threads),
+        ["bench"] => bench(wuzi::bench::BENCH_DEPTH, None, &params, threads),
+        ["bench", "--time", ms, "--openings", file, ref more @ ..] => {
+            openings_depth(ms, file, more, &params)
+        }
         ["bench", "--time", ms] => match ms.parse() {
-            Ok(ms) => bench(0, Some(ms), threads),
+            Ok(ms) => bench(0, Some(ms), &params, threads),
             Err(_) => usage(),
         },
         ["bench", depth] => match depth.parse() {
-            Ok(d) if d > 0 => bench(d, None, threads),
+            Ok(d) if d > 0 => bench(d, None, &params, threads),
             _ => usage(),
         },
         _ => usage(),
     }
 }
 
-fn bench(depth: i32, time_ms: Option<u64>, threads: usize) -> ExitCode {
-    print!("{}", wuzi::bench::run(depth, time_ms, threads));
+fn bench(
+    depth: i32,
+    time_ms: Option<u64>,
+    params: &wuzi::search::params::Params,
+    threads: usize,
+) -> ExitCode {
+    print!("{}", wuzi::bench::run(depth, time_ms, params, threads));
+    ExitCode::SUCCESS
+}
+
+/// `bench --time MS --openings FILE` with its options (`--size N`, `--rule R`, `--count K`).
+fn openings_depth(
+    ms: &str,
+    file: &str,
+    options: &[&str],
+    params: &wuzi::search::params::Params,
+) -> ExitCode {
+    let (mut size, mut rule, mut count) = (15, wuzi::rules::Rule::Freestyle, usize::MAX);
+    for pair in options.chunks(2) {
+        let ok = match pair {
+            ["--size", n] => n.parse().map(|n| size = n).is_ok(),
+            ["--rule", r] => wuzi::rules::Rule::parse(r).map(|r| rule = r).is_some(),
+            ["--count", k] => k.parse().map(|k| count = k).is_ok(),
+            _ => false,
+        };
+        if !ok {
+            return usage();
+        }
+    }
+    let (Ok(ms), Ok(text)) = (ms.parse(), std::fs::read_to_string(file)) else {
+        return usage();
+    };
+    let Ok(dims) = wuzi::geometry::Dims::new(size, size) else {
+        return usage();
+    };
+    let mut openings = wuzi::manager::openings::parse_all(&text, dims);
+    openings.truncate(count);
+    print!(
+        "{}",
+        wuzi::bench::openings_depth(&openings, dims, rule, ms, params)
+    );
     ExitCode::SUCCESS
 }
 
