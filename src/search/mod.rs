@@ -6,6 +6,7 @@
 
 pub mod limits;
 pub mod params;
+mod quiesce;
 mod root;
 pub mod strength;
 pub mod swap2;
@@ -196,6 +197,11 @@ struct Searcher<'a> {
     root_changed: bool,
     killers: Vec<[u16; 2]>,
     history: [Vec<i32>; 2],
+    /// The static evaluation of the node at each ply of the current line (`NO_EVAL` where a
+    /// threat had to be answered), for "improving".
+    evals: Vec<i32>,
+    /// The move a singular-extension test leaves out at each ply (`NONE`: none).
+    excluded: Vec<u16>,
     fours: Vec<u16>,
     threats: Vec<u16>,
     threats43: Vec<u16>,
@@ -206,6 +212,8 @@ struct Searcher<'a> {
 }
 
 const NONE: u16 = u16::MAX;
+/// `Searcher::evals` of a node that has no static evaluation of its own.
+const NO_EVAL: i32 = i32::MIN;
 
 /// A helper thread's clock: helpers never stop by the clock (the main thread halts them).
 struct Frozen;
@@ -307,6 +315,8 @@ fn searcher<'a>(
         aborted: false,
         root_changed: false,
         killers: vec![[NONE; 2]; MAX_PLY + 2],
+        evals: vec![NO_EVAL; MAX_PLY + 2],
+        excluded: vec![NONE; MAX_PLY + 2],
         history: [vec![0; dims.cells()], vec![0; dims.cells()]],
         fours: Vec::new(),
         threats: Vec::new(),
@@ -468,7 +478,7 @@ impl Searcher<'_> {
             if Some(m.1) == tt_move {
                 m.0 = i32::MAX;
             } else if m.1 == killers[0] || m.1 == killers[1] {
-                m.0 = m.0.saturating_add(1 << 24);
+                m.0 = m.0.saturating_add(self.params.killer_bonus);
             } else {
                 m.0 =
                     m.0.saturating_add(history[m.1 as usize] / self.params.history_divisor);
@@ -480,7 +490,18 @@ impl Searcher<'_> {
         }
     }
 
-    fn negamax(&mut self, depth: i32, alpha: i32, beta: i32, ply: usize, pv: bool) -> i32 {
+    /// The score of the node at `ply` searched to `depth` within (`alpha`, `beta`); `pv` on the
+    /// principal variation, `cut` where a cutoff is expected (the first child of an expected
+    /// all node, the null-window children of the others).
+    pub(super) fn negamax(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv: bool,
+        cut: bool,
+    ) -> i32 {
         // Step 1. Poll the limits and count the node.
         if self.poll() {
             return 0;
@@ -493,12 +514,24 @@ impl Searcher<'_> {
 
         // Step 2. Immediate results: own five, opponent's double five, forced block. A leaf
         // with no five point on either side (the patterns keep them as bit sets) is evaluated
-        // at once, unless its leaf VCF is on.
+        // at once (or by the quiescence search of fours, `qfours`), unless its leaf VCF is on.
         if depth <= 0 && self.params.pattern_moves && self.params.qvcf_nodes == 0 {
             let lines = self.board.line_patterns();
             let me = self.board.to_move();
             if !lines.has_five(me) && !lines.has_five(me.opp()) {
+                if self.params.qfours > 0 {
+                    return self.quiesce(alpha, beta, ply, self.params.qfours);
+                }
                 return evaluate(&self.board, &self.params);
+            }
+        }
+        // Step 2b. Mate-distance pruning: no line from here wins sooner than a five of our
+        // next move or loses sooner than the opponent's five after it.
+        if self.params.mate_distance {
+            alpha = alpha.max(-(WIN - (ply as i32 + 2)));
+            beta = beta.min(WIN - (ply as i32 + 1));
+            if alpha >= beta {
+                return alpha;
             }
         }
         // Step 3. Transposition table, before the moves are generated: a node stored there
@@ -515,12 +548,74 @@ impl Searcher<'_> {
         // opponent open-four or four-three point), the reverse-futility test of step 5b needs
         // no move list: it comes first (a quarter of all nodes end here).
         let open = depth > 0 && self.open_position();
+        self.evals[ply] = NO_EVAL;
         if open {
-            if let Some(score) = self.reverse_futility(depth, beta, pv) {
+            let eval = evaluate(&self.board, &self.params);
+            self.evals[ply] = eval;
+            if self.futile(depth, beta, pv, eval, ply) {
+                return eval;
+            }
+            if let Some(score) = self.prune_open(depth, alpha, beta, ply, pv, cut, eval) {
                 return score;
             }
         }
-        self.expand(depth, alpha, beta, ply, pv, key, tt_entry, open)
+        self.expand(depth, alpha, beta, ply, pv, cut, key, tt_entry, open)
+    }
+
+    /// Steps 3c and 3d, at an open non-PV node whose static evaluation is `eval`: razoring (far
+    /// below alpha near the horizon, the quiescence search decides) and null-move pruning
+    /// (far above beta, even a pass keeps it there).
+    #[allow(clippy::too_many_arguments)]
+    fn prune_open(
+        &mut self,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv: bool,
+        cut: bool,
+        eval: i32,
+    ) -> Option<i32> {
+        let p = &self.params;
+        if pv || beta.abs() >= MATE_BOUND || alpha.abs() >= MATE_BOUND {
+            return None;
+        }
+        // Step 3c. Razoring.
+        if depth <= p.razor_depth && eval + p.razor_margin * depth < alpha {
+            let score = self.quiesce(alpha, alpha + 1, ply, p.qfours);
+            if score <= alpha {
+                return Some(score);
+            }
+        }
+        // Step 3d. Null move: the opponent moves twice, at a reduced depth; only where it has
+        // no open three, four-three or double three to play on.
+        let p = &self.params;
+        if p.nmp_depth > 0 && depth >= p.nmp_depth && eval >= beta + p.nmp_margin {
+            let me = self.board.to_move();
+            let theirs = self.board.line_patterns().class_counts(me.opp());
+            if theirs[Class::DoubleThree as usize] == 0 {
+                let reduced = depth - 1 - p.nmp_reduce - depth / p.nmp_divisor.max(1);
+                self.board.set_to_move(me.opp());
+                let score = -self.negamax(reduced, -beta, -beta + 1, ply + 1, false, !cut);
+                self.board.set_to_move(me);
+                if self.aborted {
+                    return Some(0);
+                }
+                if score >= beta {
+                    return Some(if score >= MATE_BOUND { beta } else { score });
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether the node at `ply`, with static evaluation `eval`, scores better than the
+    /// node two plies before on the same line.
+    fn improving(&self, ply: usize, eval: i32) -> bool {
+        eval != NO_EVAL && ply >= 2 && {
+            let before = self.evals[ply - 2];
+            before != NO_EVAL && eval > before
+        }
     }
 
     /// Steps 3c to 8 of `negamax`: a node that its first steps did not settle (`key` and
@@ -533,6 +628,7 @@ impl Searcher<'_> {
         beta: i32,
         ply: usize,
         pv: bool,
+        cut: bool,
         key: u64,
         mut tt_entry: Option<Entry>,
         open: bool,
@@ -546,13 +642,21 @@ impl Searcher<'_> {
             if self.board.is_candidate(mv as usize) {
                 let p = self.pos(mv);
                 if !self.is_foul(p) {
-                    let preview = self.preview(depth - 1, mv);
-                    let score = -self.child(mv, preview, depth - 1, -beta, -alpha, ply + 1, pv);
+                    // Step 3d. Singular extension: a table move that alone holds the table's
+                    // score is searched a ply deeper, one that others match a ply shallower.
+                    let extension = match self.singular(depth, beta, ply, cut, key, tt_entry) {
+                        Singular::Cut(score) => return score,
+                        Singular::Extend(plies) => plies,
+                    };
+                    let d = depth - 1 + extension;
+                    let preview = self.preview(d, mv);
+                    let score =
+                        -self.child(mv, preview, d, -beta, -alpha, ply + 1, pv, !pv && !cut);
                     if self.aborted {
                         return 0;
                     }
                     if score >= beta {
-                        self.reward(ply, mv, depth);
+                        self.reward(ply, mv, depth, &[]);
                         self.remember(key, depth, score, alpha0, beta, mv, ply);
                         return score;
                     }
@@ -613,22 +717,28 @@ impl Searcher<'_> {
         // moves that spoil it and our own fours can help.
         let defending = !forced && self.params.defend && self.restrict_to_defences(&mut moves);
 
-        // Step 5b. Reverse futility: a shallow quiet node whose static evaluation beats beta by
-        // a margin per remaining ply, with no threat of the opponent's to answer, fails high
+        // Step 5b. Reverse futility: a quiet node whose static evaluation beats beta by a
+        // margin per remaining ply, with no threat of the opponent's to answer, fails high
         // (already tested in step 3b when the position is open).
-        if !forced && !defending && self.threats43.is_empty() && !open {
-            if let Some(score) = self.reverse_futility(depth, beta, pv) {
-                return self.give_back(ply, moves, score);
+        let quiet = !forced && !defending && self.threats43.is_empty();
+        if quiet && !open {
+            let eval = evaluate(&self.board, &self.params);
+            self.evals[ply] = eval;
+            if self.futile(depth, beta, pv, eval, ply) {
+                return self.give_back(ply, moves, eval);
             }
         }
+        let improving = quiet && self.improving(ply, self.evals[ply]);
 
         // Step 6. Order the moves. Quiet interior nodes search every move that makes or stops
-        // a threat and only the best few others (`prune` 1), or the best of all moves (the
-        // beam of `prune` 0, a few more kept in case some are renju fouls).
+        // a threat and only the best few others (`prune` 1), the best of all moves (the
+        // beam of `prune` 0, a few more kept in case some are renju fouls), or all of them
+        // with move-count pruning (`mcp`).
         let by_threats = !forced && !defending && self.params.prune == 1;
+        let mcp = !forced && !defending && !by_threats && self.params.mcp;
         let width = if forced {
             1
-        } else if defending || by_threats {
+        } else if defending || by_threats || mcp {
             moves.len()
         } else {
             self.params.beam_width(depth)
@@ -638,11 +748,20 @@ impl Searcher<'_> {
         let new_depth = if forced { depth } else { depth - 1 };
         let quiet_limit = self.params.quiet_moves + self.params.quiet_per_depth * depth as usize;
         let mut quiet_seen = 0;
+        let move_limit = if mcp {
+            self.params.move_limit(depth, improving, pv)
+        } else {
+            usize::MAX
+        };
+        let mut pruning = false;
 
         // Step 7. Principal variation search, late quiet moves reduced.
         let mut best = -INF;
         let mut best_move = NONE;
         let mut searched = 0;
+        // Moves searched without a cutoff that make no four, for the history's malus.
+        let mut failed = [NONE; 32];
+        let mut n_failed = 0;
         if let Some((mv, score)) = first {
             // The table's move, searched in step 3b: it is first in the order.
             searched = 1;
@@ -651,17 +770,36 @@ impl Searcher<'_> {
             alpha = alpha.max(score);
         }
         let me = self.board.to_move();
-        for k in 0..moves.len() {
+        let mut k = 0;
+        while k < moves.len() {
             if searched >= width {
                 break;
             }
+            // Step 7a. Move-count pruning: once enough moves were tried and one of them does
+            // not lose, only the moves that make a four are left.
+            if !pruning && searched >= move_limit && best > -MATE_BOUND {
+                pruning = true;
+                let lines = self.board.line_patterns();
+                let mut w = k;
+                for j in k..moves.len() {
+                    if lines.class(me, moves[j].1 as usize).is_four() {
+                        moves.swap(w, j);
+                        w += 1;
+                    }
+                }
+                moves.truncate(w);
+                if k == moves.len() {
+                    break;
+                }
+            }
             pick(&mut moves, k);
             let mv = moves[k].1;
-            if first.is_some_and(|(f, _)| f == mv) {
+            k += 1;
+            if first.is_some_and(|(f, _)| f == mv) || mv == self.excluded[ply] {
                 continue;
             }
             let p = self.pos(mv);
-            if by_threats && k > 0 && self.is_quiet(mv) {
+            if by_threats && k > 1 && self.is_quiet(mv) {
                 if quiet_seen >= quiet_limit {
                     continue;
                 }
@@ -670,33 +808,51 @@ impl Searcher<'_> {
             if !forced && self.is_foul(p) {
                 continue;
             }
-            let reduce = if !forced && !defending && !pv {
-                self.params.reduction(depth, searched)
-            } else {
-                0
-            };
             let four = if self.params.pattern_moves {
                 self.board.line_patterns().class(me, mv as usize).is_four()
             } else {
                 self.board.lines(me, mv as usize, 3) > 0
             };
-            let reduce = if four {
-                0 // a four-making move is never reduced
+            // Step 7b. Late-move reductions (a four-making move is never reduced).
+            let reduce = if forced || defending || four {
+                0
+            } else if self.params.lmr_log > 0 {
+                self.log_reduction(depth, searched, mv, pv, cut, improving)
+            } else if !pv {
+                self.params.reduction(depth, searched)
             } else {
-                reduce
+                0
             };
             let preview = self.preview(new_depth - reduce, mv);
             let mut score;
+            let mut d = new_depth;
             if searched == 0 {
-                score = -self.child(mv, preview, new_depth, -beta, -alpha, ply + 1, pv);
+                score = -self.child(mv, preview, d, -beta, -alpha, ply + 1, pv, !pv && !cut);
             } else {
-                let (lo, d) = (-alpha - 1, new_depth);
-                score = -self.child(mv, preview, d - reduce, lo, -alpha, ply + 1, false);
+                let lo = -alpha - 1;
+                let cut_child = reduce > 0 || !cut;
+                score = -self.child(
+                    mv,
+                    preview,
+                    d - reduce,
+                    lo,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    cut_child,
+                );
                 if reduce > 0 && score > alpha && !self.aborted {
-                    score = -self.child(mv, preview, d, lo, -alpha, ply + 1, false);
+                    // Step 7c. A reduced move that beat alpha is searched again: a ply deeper
+                    // when it beat the best score by a wide margin.
+                    if self.params.lmr_deeper > 0
+                        && score > best.max(alpha) + self.params.lmr_deeper
+                    {
+                        d += 1;
+                    }
+                    score = -self.child(mv, preview, d, lo, -alpha, ply + 1, false, !cut);
                 }
                 if score > alpha && score < beta && !self.aborted {
-                    score = -self.child(mv, preview, d, -beta, -alpha, ply + 1, true);
+                    score = -self.child(mv, preview, d, -beta, -alpha, ply + 1, true, false);
                 }
             }
             if self.aborted {
@@ -709,20 +865,85 @@ impl Searcher<'_> {
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
-                        self.reward(ply, mv, depth);
+                        self.reward(ply, mv, depth, &failed[..n_failed]);
                         break;
                     }
                 }
             }
+            if !four && n_failed < failed.len() {
+                failed[n_failed] = mv;
+                n_failed += 1;
+            }
         }
         if searched == 0 {
-            let e = evaluate(&self.board, &self.params);
+            let e = if self.excluded[ply] != NONE {
+                alpha0 // the excluded move was the only one
+            } else {
+                evaluate(&self.board, &self.params)
+            };
             return self.give_back(ply, moves, e);
         }
 
-        // Step 8. Remember the result.
-        self.remember(key, depth, best, alpha0, beta, best_move, ply);
+        // Step 8. Remember the result (not that of a search without the table's move).
+        if self.excluded[ply] == NONE {
+            self.remember(key, depth, best, alpha0, beta, best_move, ply);
+        }
         self.give_back(ply, moves, best)
+    }
+
+    /// The singular-extension test of the table's move at an open node (step 3d): the node
+    /// searched without that move at half depth, against a bound just below the table's score.
+    fn singular(
+        &mut self,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        cut: bool,
+        key: u64,
+        tt_entry: Option<Entry>,
+    ) -> Singular {
+        let p = &self.params;
+        let Some(e) = tt_entry else {
+            return Singular::Extend(0);
+        };
+        let score = score_from_tt(e.score, ply);
+        let mv = e.mv.unwrap_or(NONE);
+        if p.se_depth == 0
+            || depth < p.se_depth
+            || mv == NONE
+            || self.excluded[ply] != NONE
+            || e.bound == Bound::Upper
+            || e.depth < depth - 3
+            || score.abs() >= MATE_BOUND
+            || beta.abs() >= MATE_BOUND
+        {
+            return Singular::Extend(0);
+        }
+        let s_beta = score - p.se_margin * depth;
+        self.excluded[ply] = mv;
+        let v = self.expand(
+            depth / 2,
+            s_beta - 1,
+            s_beta,
+            ply,
+            false,
+            cut,
+            key,
+            None,
+            true,
+        );
+        self.excluded[ply] = NONE;
+        if self.aborted {
+            Singular::Cut(0)
+        } else if v < s_beta {
+            Singular::Extend(1)
+        } else if s_beta >= beta {
+            Singular::Cut(s_beta)
+        } else if score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// Stores a node's result in the table: `best` found with the window (`alpha0`, `beta`)
@@ -756,22 +977,52 @@ impl Searcher<'_> {
         );
     }
 
-    /// Reverse futility at a quiet node (no forced reply, no threat to defend): a shallow
-    /// non-PV node whose static evaluation beats beta by a margin per remaining ply fails
-    /// high with it.
-    fn reverse_futility(&self, depth: i32, beta: i32, pv: bool) -> Option<i32> {
+    /// Reverse futility at a quiet node (no forced reply, no threat to defend): whether a
+    /// non-PV node at `ply` with `depth` plies left, whose static evaluation `eval` beats beta
+    /// by a margin per remaining ply (a ply less where it is improving), fails high with it.
+    fn futile(&self, depth: i32, beta: i32, pv: bool, eval: i32, ply: usize) -> bool {
         if pv || depth > self.params.rfp_depth || beta.abs() >= MATE_BOUND {
-            return None;
+            return false;
         }
-        let eval = evaluate(&self.board, &self.params);
-        self.futile(depth, beta, pv, eval).then_some(eval)
+        let plies = depth - i32::from(self.params.rfp_improving && self.improving(ply, eval));
+        eval - self.params.rfp_margin * plies >= beta
     }
 
-    /// Whether a node with evaluation `eval` fails high by reverse futility.
-    fn futile(&self, depth: i32, beta: i32, pv: bool, eval: i32) -> bool {
-        !pv && depth <= self.params.rfp_depth
-            && beta.abs() < MATE_BOUND
-            && eval - self.params.rfp_margin * depth >= beta
+    /// The `lmr_log` reduction, in plies, of `mv`, the move after `searched` others at a quiet
+    /// node with `depth` plies left: the formula, less on the principal variation, for a move
+    /// with a good history or one that makes an open three, more at an expected cut node and
+    /// where the evaluation is not improving. The reduced search keeps at least one ply.
+    fn log_reduction(
+        &self,
+        depth: i32,
+        searched: usize,
+        mv: u16,
+        pv: bool,
+        cut: bool,
+        improving: bool,
+    ) -> i32 {
+        let p = &self.params;
+        if depth < p.lmr_depth || searched < p.lmr_after {
+            return 0;
+        }
+        let me = self.board.to_move();
+        let mut r = p.log_reduction_1024(depth, searched);
+        if pv {
+            r -= p.lmr_pv;
+        }
+        if cut {
+            r += p.lmr_cut;
+        }
+        if !improving {
+            r += p.lmr_improving;
+        }
+        if p.lmr_history > 0 {
+            r -= self.history[me.index()][mv as usize] * 1024 / p.lmr_history;
+        }
+        if self.board.line_patterns().class(me, mv as usize) >= Class::Three {
+            r -= p.lmr_threat;
+        }
+        ((r + 512) >> 10).min(depth - 2).max(0)
     }
 
     /// Whether the patterns show nothing that would restrict the moves of this node: no five
@@ -797,7 +1048,9 @@ impl Searcher<'_> {
     /// board before the move or after it, the evaluation is the pattern one and leaves have
     /// no VCF.
     fn preview(&self, depth: i32, mv: u16) -> Option<Preview> {
-        if depth > self.params.rfp_depth || !self.params.pattern_moves {
+        if depth > self.params.preview_depth.min(self.params.rfp_depth)
+            || !self.params.pattern_moves
+        {
             return None;
         }
         if self.params.qvcf_nodes != 0 || !self.params.pattern_eval {
@@ -809,9 +1062,11 @@ impl Searcher<'_> {
             return None;
         }
         let tally = self.board.tally_after(mv as usize)?;
+        let mover = tally.class_counts(me.opp());
         Some(Preview {
             eval: evaluate_tally(self.rule, me.opp(), &tally, &self.params),
             open: open_tally(&tally, me.opp()),
+            fours: self.params.qfours > 0 && mover[Class::Four as usize..].iter().any(|&n| n > 0),
         })
     }
 
@@ -829,10 +1084,11 @@ impl Searcher<'_> {
         beta: i32,
         ply: usize,
         pv: bool,
+        cut: bool,
     ) -> i32 {
         let Some(preview) = preview else {
             self.play(mv);
-            let score = self.negamax(depth, alpha, beta, ply, pv);
+            let score = self.negamax(depth, alpha, beta, ply, pv, cut);
             self.board.undo();
             return score;
         };
@@ -841,19 +1097,45 @@ impl Searcher<'_> {
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if ply >= MAX_PLY || depth <= 0 {
+        if ply >= MAX_PLY || (depth <= 0 && !preview.fours) {
             return preview.eval;
+        }
+        if depth <= 0 {
+            // A leaf whose side to move has a four: its quiescence search plays it.
+            self.board.play(self.pos(mv));
+            let score = self.quiesce(alpha, beta, ply, self.params.qfours);
+            self.board.undo();
+            return score;
         }
         let key = self.board.key_after(mv as usize) ^ self.salt;
         let tt_entry = self.tt.probe(key);
         if let Some(score) = tt_entry.and_then(|e| tt_cutoff(e, depth, alpha, beta, ply, pv)) {
             return score;
         }
-        if preview.open && self.futile(depth, beta, pv, preview.eval) {
+        self.evals[ply] = if preview.open { preview.eval } else { NO_EVAL };
+        if preview.open && self.futile(depth, beta, pv, preview.eval, ply) {
             return preview.eval;
         }
         self.board.play(self.pos(mv));
-        let score = self.expand(depth, alpha, beta, ply, pv, key, tt_entry, preview.open);
+        let pruned = if preview.open {
+            self.prune_open(depth, alpha, beta, ply, pv, cut, preview.eval)
+        } else {
+            None
+        };
+        let score = match pruned {
+            Some(score) => score,
+            None => self.expand(
+                depth,
+                alpha,
+                beta,
+                ply,
+                pv,
+                cut,
+                key,
+                tt_entry,
+                preview.open,
+            ),
+        };
         self.board.undo();
         score
     }
@@ -868,13 +1150,29 @@ impl Searcher<'_> {
             && lines.class(me.opp(), mv as usize) < Class::Three
     }
 
-    /// A move that caused a cutoff becomes a killer of its ply and gains history.
-    fn reward(&mut self, ply: usize, mv: u16, depth: i32) {
+    /// A move that caused a cutoff becomes a killer of its ply and gains history; with
+    /// `history_malus`, the history is bounded by gravity and the moves searched before it
+    /// (`failed`) lose as much.
+    fn reward(&mut self, ply: usize, mv: u16, depth: i32, failed: &[u16]) {
         if self.killers[ply][0] != mv {
             self.killers[ply] = [mv, self.killers[ply][0]];
         }
-        let h = &mut self.history[self.board.to_move().index()][mv as usize];
-        *h = (*h + depth * depth).min(self.params.history_max);
+        let max = self.params.history_max;
+        let history = &mut self.history[self.board.to_move().index()];
+        if !self.params.history_malus {
+            let h = &mut history[mv as usize];
+            *h = (*h + depth * depth).min(max);
+            return;
+        }
+        let bonus = (32 * depth * depth + 64 * depth).min(max / 2);
+        let mut add = |m: u16, b: i32| {
+            let h = &mut history[m as usize];
+            *h += b - (*h as i64 * b.abs() as i64 / max as i64) as i32;
+        };
+        add(mv, bonus);
+        for &m in failed {
+            add(m, -bonus);
+        }
     }
 
     /// When the opponent threatens two five points next move (an open three, a double four
@@ -953,6 +1251,14 @@ impl Searcher<'_> {
     }
 }
 
+/// What the singular-extension test says of a table move.
+enum Singular {
+    /// The node fails high without it (multi-cut), or the search stopped: return this.
+    Cut(i32),
+    /// Search it this many plies deeper (negative: shallower).
+    Extend(i32),
+}
+
 /// What a child reads first, worked out before its move is played (`Searcher::preview`).
 #[derive(Clone, Copy, Debug)]
 struct Preview {
@@ -960,6 +1266,8 @@ struct Preview {
     eval: i32,
     /// Whether its position is open (`Searcher::open_position`).
     open: bool,
+    /// Whether its side to move has a four (the quiescence search then has moves to try).
+    fours: bool,
 }
 
 /// Whether the empty cells' `tally` shows nothing that would restrict the moves of `mover`,

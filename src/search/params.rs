@@ -77,6 +77,59 @@ pub struct Params {
     /// Late-move reductions by formula: ln(depth)·ln(move number)·10 / this, rounded (0: the
     /// fixed steps of `lmr_after` and `lmr_after2`).
     pub lmr_log: i32,
+    /// Move-count pruning in place of the beam: a quiet non-PV node stops trying moves that
+    /// make no four after `mcp_count` of them once one does not lose (PV nodes after twice
+    /// as many plus `mcp_pv`); every move of a PV node is searched when `mcp_pv` is negative.
+    pub mcp: bool,
+    /// Move-count pruning: moves tried at any depth before the depth term.
+    pub mcp_base: i32,
+    /// Move-count pruning: extra moves for a PV node.
+    pub mcp_pv: i32,
+    /// `lmr_log` reductions, in 1024ths of a ply: less at PV nodes.
+    pub lmr_pv: i32,
+    /// More at expected cut nodes.
+    pub lmr_cut: i32,
+    /// More where the static evaluation is not better than two plies before.
+    pub lmr_improving: i32,
+    /// Less for a move that makes an open three or better.
+    pub lmr_threat: i32,
+    /// The move's history score is divided by this and taken off (0: not used).
+    pub lmr_history: i32,
+    /// After a reduced move fails high, its re-search goes one ply deeper when it beat the
+    /// best score by this margin (0: a plain full-depth re-search).
+    pub lmr_deeper: i32,
+    /// Reverse futility: a ply less of margin where the evaluation is improving.
+    pub rfp_improving: bool,
+    /// Ordering bonus of the two killer moves of a ply.
+    pub killer_bonus: i32,
+    /// History with gravity (bounded by `history_max`) and a malus for the moves searched
+    /// before the one that cut off (else a bonus only).
+    pub history_malus: bool,
+    /// Mate-distance pruning.
+    pub mate_distance: bool,
+    /// The quiescence search of fours at the leaves: fours a line may add (0: leaves are
+    /// evaluated).
+    pub qfours: u32,
+    /// Razoring: the deepest remaining depth at which a node far below alpha is settled by the
+    /// quiescence search (0: off).
+    pub razor_depth: i32,
+    /// Razoring: how far below alpha, per remaining ply.
+    pub razor_margin: i32,
+    /// Null-move pruning: the least remaining depth (0: off).
+    pub nmp_depth: i32,
+    /// Null-move pruning: how far above beta the static evaluation must be.
+    pub nmp_margin: i32,
+    /// Null-move pruning: plies the pass's search is reduced by, besides the pass itself...
+    pub nmp_reduce: i32,
+    /// ...and one more per this many plies left.
+    pub nmp_divisor: i32,
+    /// Singular extension: the least remaining depth (0: off).
+    pub se_depth: i32,
+    /// Singular extension: how far below the table's score, per remaining ply, the other
+    /// moves must stay.
+    pub se_margin: i32,
+    /// Deepest remaining depth at which a child's first steps are previewed before its move.
+    pub preview_depth: i32,
 }
 
 impl Default for Params {
@@ -116,6 +169,29 @@ impl Default for Params {
             rfp_margin: 80,
             soft_percent: 100,
             lmr_log: 0,
+            mcp: false,
+            mcp_base: 3,
+            mcp_pv: 4,
+            lmr_pv: 1024,
+            lmr_cut: 1024,
+            lmr_improving: 1024,
+            lmr_threat: 1024,
+            lmr_history: 0,
+            lmr_deeper: 0,
+            rfp_improving: false,
+            killer_bonus: 1 << 24,
+            history_malus: false,
+            mate_distance: false,
+            preview_depth: 3,
+            qfours: 0,
+            razor_depth: 0,
+            razor_margin: 200,
+            nmp_depth: 0,
+            nmp_margin: 100,
+            nmp_reduce: 2,
+            nmp_divisor: 4,
+            se_depth: 0,
+            se_margin: 2,
         }
     }
 }
@@ -128,6 +204,10 @@ impl Params {
         let count = u64::try_from(value).ok();
         let int = i32::try_from(value).ok();
         let small = u32::try_from(value).ok();
+        let flag = |f: &mut bool| {
+            *f = value != 0;
+            Some(())
+        };
         match name {
             "eval_own" => int.map(|v| self.eval_own = v),
             "eval_opp" => int.map(|v| self.eval_opp = v),
@@ -148,26 +228,11 @@ impl Params {
             "lmr_after2" => size.map(|v| self.lmr_after2 = v),
             "history_divisor" => int.filter(|&v| v > 0).map(|v| self.history_divisor = v),
             "aspiration" => int.filter(|&v| v >= 0).map(|v| self.aspiration = v),
-            "defend" => {
-                self.defend = value != 0;
-                Some(())
-            }
-            "pattern_eval" => {
-                self.pattern_eval = value != 0;
-                Some(())
-            }
-            "threat_eval" => {
-                self.threat_eval = value != 0;
-                Some(())
-            }
-            "pattern_order" => {
-                self.pattern_order = value != 0;
-                Some(())
-            }
-            "pattern_moves" => {
-                self.pattern_moves = value != 0;
-                Some(())
-            }
+            "defend" => flag(&mut self.defend),
+            "pattern_eval" => flag(&mut self.pattern_eval),
+            "threat_eval" => flag(&mut self.threat_eval),
+            "pattern_order" => flag(&mut self.pattern_order),
+            "pattern_moves" => flag(&mut self.pattern_moves),
             "prune" => u8::try_from(value).ok().map(|v| self.prune = v),
             "quiet_moves" => size.map(|v| self.quiet_moves = v),
             "quiet_per_depth" => size.map(|v| self.quiet_per_depth = v),
@@ -175,6 +240,30 @@ impl Params {
             "rfp_margin" => int.map(|v| self.rfp_margin = v),
             "soft_percent" => count.map(|v| self.soft_percent = v.min(100)),
             "lmr_log" => int.filter(|&v| v >= 0).map(|v| self.lmr_log = v),
+            "mcp" => flag(&mut self.mcp),
+            "mcp_base" => int.map(|v| self.mcp_base = v),
+            "mcp_pv" => int.map(|v| self.mcp_pv = v),
+            "lmr_pv" => int.map(|v| self.lmr_pv = v),
+            "lmr_cut" => int.map(|v| self.lmr_cut = v),
+            "lmr_improving" => int.map(|v| self.lmr_improving = v),
+            "lmr_threat" => int.map(|v| self.lmr_threat = v),
+            "lmr_history" => int.filter(|&v| v >= 0).map(|v| self.lmr_history = v),
+            "lmr_deeper" => int.filter(|&v| v >= 0).map(|v| self.lmr_deeper = v),
+            "rfp_improving" => flag(&mut self.rfp_improving),
+            "killer_bonus" => int.map(|v| self.killer_bonus = v),
+            "history_malus" => flag(&mut self.history_malus),
+            "history_max" => int.filter(|&v| v > 0).map(|v| self.history_max = v),
+            "mate_distance" => flag(&mut self.mate_distance),
+            "preview_depth" => int.map(|v| self.preview_depth = v),
+            "razor_depth" => int.map(|v| self.razor_depth = v),
+            "razor_margin" => int.map(|v| self.razor_margin = v),
+            "nmp_depth" => int.filter(|&v| v >= 0).map(|v| self.nmp_depth = v),
+            "nmp_margin" => int.map(|v| self.nmp_margin = v),
+            "nmp_reduce" => int.filter(|&v| v >= 0).map(|v| self.nmp_reduce = v),
+            "nmp_divisor" => int.filter(|&v| v > 0).map(|v| self.nmp_divisor = v),
+            "se_depth" => int.filter(|&v| v >= 0).map(|v| self.se_depth = v),
+            "se_margin" => int.map(|v| self.se_margin = v),
+            "qfours" => small.map(|v| self.qfours = v.min(32)),
             _ => None,
         }
         .is_some()
@@ -192,6 +281,34 @@ impl Params {
         } else {
             1
         }
+    }
+
+    /// The `lmr_log` reduction of the `searched`-th move (0-based) of a node with `depth` plies
+    /// left, in 1024ths of a ply, before the node's own adjustments.
+    pub fn log_reduction_1024(&self, depth: i32, searched: usize) -> i32 {
+        if self.lmr_log <= 0 || depth < 1 {
+            return 0;
+        }
+        (log_reduction(depth, searched, self.lmr_log) * 1024.0) as i32
+    }
+
+    /// Moves a quiet node with `depth` plies left tries before move-count pruning drops the
+    /// ones that make no four: `mcp_base` + d + d²/8 (close to d^1.32), half of that where the
+    /// evaluation is not improving, twice that and `mcp_pv` more at PV nodes.
+    pub fn move_limit(&self, depth: i32, improving: bool, pv: bool) -> usize {
+        let d = depth.max(0);
+        let n = self.mcp_base + d + d * d / 8;
+        let n = if pv {
+            if self.mcp_pv < 0 {
+                return usize::MAX;
+            }
+            2 * n + self.mcp_pv
+        } else if improving {
+            n
+        } else {
+            (n + 1) / 2
+        };
+        n.max(1) as usize
     }
 
     /// How many ordered moves an interior node with `depth` plies left searches.
@@ -236,11 +353,32 @@ mod tests {
     }
 
     #[test]
+    fn move_limits_grow_with_depth_and_improvement() {
+        let p = Params::default();
+        for depth in 1..60 {
+            let (worse, better) = (
+                p.move_limit(depth, false, false),
+                p.move_limit(depth, true, false),
+            );
+            assert!(1 <= worse && worse <= better);
+            assert!(better < p.move_limit(depth, false, true));
+            assert!(better <= p.move_limit(depth + 1, true, false));
+        }
+        // Super-linear: a deep node tries many more moves than a shallow one.
+        assert!(p.move_limit(16, true, false) > 3 * p.move_limit(4, true, false));
+        let wide = Params {
+            mcp_pv: -1,
+            ..Params::default()
+        };
+        assert_eq!(wide.move_limit(5, false, true), usize::MAX);
+    }
+
+    #[test]
     fn formula_reductions_do_not_depend_on_the_last_bit_of_ln() {
         // A search with a node limit is the same on every machine: the platforms' `ln` may
         // differ in the last bit, so no reduction of the divisors matches use may sit that
         // close to a rounding boundary.
-        for divisor in [15, 20, 25, 30] {
+        for divisor in [10, 12, 15, 20, 25, 30] {
             for depth in 1..=crate::search::MAX_PLY as i32 {
                 for searched in 0..=256usize {
                     let r = log_reduction(depth, searched, divisor);
@@ -248,6 +386,12 @@ mod tests {
                     assert!(
                         r == 0.0 || to_boundary > 1e-9,
                         "depth {depth}, move {searched}, divisor {divisor}: {r}"
+                    );
+                    // The same in 1024ths of a ply (`log_reduction_1024` truncates).
+                    let fine = r * 1024.0;
+                    assert!(
+                        r == 0.0 || (fine - fine.round()).abs() > 1e-9,
+                        "depth {depth}, move {searched}, divisor {divisor}: {fine}"
                     );
                 }
             }

@@ -341,11 +341,11 @@ impl Searcher<'_> {
             self.board.play(p);
             let mut score;
             if k == 0 {
-                score = -self.negamax(depth - 1, -hi, -alpha, 1, true);
+                score = -self.negamax(depth - 1, -hi, -alpha, 1, true, false);
             } else {
-                score = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, false);
+                score = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, false, true);
                 if score > alpha && score < hi && !self.aborted {
-                    score = -self.negamax(depth - 1, -hi, -alpha, 1, true);
+                    score = -self.negamax(depth - 1, -hi, -alpha, 1, true, false);
                 }
             }
             self.board.undo();
@@ -397,7 +397,7 @@ impl Searcher<'_> {
             let p = self.pos(mv);
             self.board.play(p);
             // Lost iff the score is at most -MATE_BOUND: a null window just above it.
-            let score = -self.negamax(depth - 1, MATE_BOUND - 1, MATE_BOUND, 1, false);
+            let score = -self.negamax(depth - 1, MATE_BOUND - 1, MATE_BOUND, 1, false, true);
             self.board.undo();
             if self.aborted {
                 return;
