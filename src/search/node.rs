@@ -1,0 +1,574 @@
+//! One node of the alpha-beta search, step by step: limits, immediate results, the table,
+//! the pruning of open positions, the move loop with move-count pruning and reductions, and
+//! the table store; children previewed before their move is played.
+
+use super::picker::pick;
+use super::prune::Singular;
+use super::tt::{Bound, Entry};
+use super::{NodeKind, Searcher, INF, MATE_BOUND, MAX_PLY, NONE, NO_EVAL, WIN};
+use crate::board::lines::Tally;
+use crate::board::pattern::Class;
+use crate::board::Color;
+use crate::eval::{evaluate, evaluate_tally};
+
+impl Searcher<'_> {
+    /// The score of the node at `ply` searched to `depth` within (`alpha`, `beta`); `pv` on the
+    /// principal variation, `cut` where a cutoff is expected (the first child of an expected
+    /// all node, the null-window children of the others).
+    pub(super) fn negamax(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv: bool,
+        cut: bool,
+    ) -> i32 {
+        // Step 1. Poll the limits and count the node.
+        if self.poll() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return evaluate(&self.board, &self.params);
+        }
+
+        // Step 2. Immediate results: own five, opponent's double five, forced block. A leaf
+        // with no five point on either side (the patterns keep them as bit sets) is evaluated
+        // at once (or by the quiescence search of fours, `qfours`), unless its leaf VCF is on.
+        if depth <= 0 && self.params.pattern_moves && self.params.qvcf_nodes == 0 {
+            let lines = self.board.line_patterns();
+            let me = self.board.to_move();
+            if !lines.has_five(me) && !lines.has_five(me.opp()) {
+                if self.params.qfours > 0 {
+                    return self.quiesce(alpha, beta, ply, self.params.qfours);
+                }
+                return evaluate(&self.board, &self.params);
+            }
+        }
+        // Step 2b. Mate-distance pruning: no line from here wins sooner than a five of our
+        // next move or loses sooner than the opponent's five after it.
+        if self.params.mate_distance {
+            alpha = alpha.max(-(WIN - (ply as i32 + 2)));
+            beta = beta.min(WIN - (ply as i32 + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        // Step 3. Transposition table, before the moves are generated: a node stored there
+        // was searched, so it is neither won nor lost at once (those are never stored).
+        let key = self.key();
+        let mut tt_entry = None;
+        if depth > 0 {
+            tt_entry = self.tt.probe(key);
+            if let Some(score) = tt_entry.and_then(|e| tt_cutoff(e, depth, alpha, beta, ply, pv)) {
+                return score;
+            }
+        }
+        // Step 3b. Where nothing would restrict the moves (no five point on either side, no
+        // opponent open-four or four-three point), the reverse-futility test of step 5b needs
+        // no move list: it comes first (a quarter of all nodes end here).
+        let open = depth > 0 && self.open_position();
+        self.evals[ply] = NO_EVAL;
+        if open {
+            let eval = evaluate(&self.board, &self.params);
+            self.evals[ply] = eval;
+            if self.futile(depth, beta, pv, eval, ply) {
+                return eval;
+            }
+            if let Some(score) = self.prune_open(depth, alpha, beta, ply, pv, cut, eval) {
+                return score;
+            }
+        }
+        self.expand(depth, alpha, beta, ply, pv, cut, key, tt_entry, open)
+    }
+
+    /// Steps 3c to 8 of `negamax`: a node that its first steps did not settle (`key` and
+    /// `tt_entry` from step 3, `open` from step 3b) searches its moves.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn expand(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv: bool,
+        cut: bool,
+        key: u64,
+        mut tt_entry: Option<Entry>,
+        open: bool,
+    ) -> i32 {
+        // Step 3c. In an open position, the table's move before the others are generated:
+        // most nodes that have one cut off on it, and then need no move list. The other moves
+        // are ordered with the history and killers its search left.
+        let alpha0 = alpha;
+        let mut first = None;
+        if let Some(mv) = tt_entry.and_then(|e| e.mv).filter(|_| open) {
+            if self.board.is_candidate(mv as usize) {
+                let p = self.pos(mv);
+                if !self.is_foul(p) {
+                    // Step 3d. Singular extension: a table move that alone holds the table's
+                    // score is searched a ply deeper, one that others match a ply shallower.
+                    let extension = match self.singular(depth, beta, ply, cut, key, tt_entry) {
+                        Singular::Cut(score) => return score,
+                        Singular::Extend(plies) => plies,
+                    };
+                    let d = depth - 1 + extension;
+                    let preview = self.preview(d, mv);
+                    let score =
+                        -self.child(mv, preview, d, -beta, -alpha, ply + 1, pv, !pv && !cut);
+                    if self.aborted {
+                        return 0;
+                    }
+                    if score >= beta {
+                        self.reward(ply, mv, depth, &[]);
+                        self.remember(key, depth, score, alpha0, beta, mv, ply);
+                        return score;
+                    }
+                    first = Some((mv, score));
+                }
+            }
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        let kind = if depth > 0 {
+            self.classify::<true>(&mut moves)
+        } else {
+            self.classify::<false>(&mut moves)
+        };
+        let forced = match kind {
+            NodeKind::Win => return self.give_back(ply, moves, WIN - (ply as i32 + 1)),
+            NodeKind::Lost => return self.give_back(ply, moves, -(WIN - (ply as i32 + 2))),
+            NodeKind::Forced(i) => {
+                moves.clear();
+                moves.push((0, i));
+                true
+            }
+            NodeKind::Quiet => false,
+        };
+        if moves.is_empty() {
+            return self.give_back(ply, moves, 0);
+        }
+
+        // Step 4. At the horizon, a VCF is the quiescence search; else evaluate. Forced
+        // replies are extended instead.
+        if depth <= 0 && !forced {
+            let budget = match self.limits.max_nodes {
+                Some(n) => self
+                    .params
+                    .qvcf_nodes
+                    .min(n.saturating_sub(self.total_nodes())),
+                None => self.params.qvcf_nodes,
+            };
+            let fours = self.params.qvcf_fours;
+            let listed = &self.fours;
+            let score = match self
+                .solver
+                .vcf_quiet(&mut self.board, fours, budget, listed)
+            {
+                Some(plies) => WIN - (ply as i32 + plies),
+                None => evaluate(&self.board, &self.params),
+            };
+            return self.give_back(ply, moves, score);
+        }
+        if depth <= 0 {
+            // A forced reply at the horizon, extended: its table entry is read now.
+            tt_entry = self.tt.probe(key);
+            if let Some(score) = tt_entry.and_then(|e| tt_cutoff(e, depth, alpha, beta, ply, pv)) {
+                return self.give_back(ply, moves, score);
+            }
+        }
+
+        // Step 5. Defence: against a point that gives the opponent two five points, only the
+        // moves that spoil it and our own fours can help.
+        let defending = !forced && self.params.defend && self.restrict_to_defences(&mut moves);
+
+        // Step 5b. Reverse futility: a quiet node whose static evaluation beats beta by a
+        // margin per remaining ply, with no threat of the opponent's to answer, fails high
+        // (already tested in step 3b when the position is open).
+        let quiet = !forced && !defending && self.threats43.is_empty();
+        if quiet && !open {
+            let eval = evaluate(&self.board, &self.params);
+            self.evals[ply] = eval;
+            if self.futile(depth, beta, pv, eval, ply) {
+                return self.give_back(ply, moves, eval);
+            }
+        }
+        let improving = quiet && self.improving(ply, self.evals[ply]);
+
+        // Step 6. Order the moves. Quiet interior nodes search every move that makes or stops
+        // a threat and only the best few others (`prune` 1), the best of all moves (the
+        // beam of `prune` 0, a few more kept in case some are renju fouls), or all of them
+        // with move-count pruning (`mcp`).
+        let by_threats = !forced && !defending && self.params.prune == 1;
+        let mcp = !forced && !defending && !by_threats && self.params.mcp;
+        let width = if forced {
+            1
+        } else if defending || by_threats || mcp {
+            moves.len()
+        } else {
+            self.params.beam_width(depth)
+        };
+        let keep = width.saturating_add(self.params.beam_spare);
+        self.order(&mut moves, tt_entry.and_then(|e| e.mv), ply, keep);
+        let new_depth = if forced { depth } else { depth - 1 };
+        let quiet_limit = self.params.quiet_moves + self.params.quiet_per_depth * depth as usize;
+        let mut quiet_seen = 0;
+        let move_limit = if mcp {
+            self.params.move_limit(depth, improving, pv)
+        } else {
+            usize::MAX
+        };
+        let mut pruning = false;
+
+        // Step 7. Principal variation search, late quiet moves reduced.
+        let mut best = -INF;
+        let mut best_move = NONE;
+        let mut searched = 0;
+        // Moves searched without a cutoff that make no four, for the history's malus.
+        let mut failed = [NONE; 32];
+        let mut n_failed = 0;
+        if let Some((mv, score)) = first {
+            // The table's move, searched in step 3b: it is first in the order.
+            searched = 1;
+            best = score;
+            best_move = mv;
+            alpha = alpha.max(score);
+        }
+        let me = self.board.to_move();
+        let mut k = 0;
+        while k < moves.len() {
+            if searched >= width {
+                break;
+            }
+            // Step 7a. Move-count pruning: once enough moves were tried and one of them does
+            // not lose, only the moves that make a four are left.
+            if !pruning && searched >= move_limit && best > -MATE_BOUND {
+                pruning = true;
+                let lines = self.board.line_patterns();
+                let mut w = k;
+                for j in k..moves.len() {
+                    if lines.class(me, moves[j].1 as usize).is_four() {
+                        moves.swap(w, j);
+                        w += 1;
+                    }
+                }
+                moves.truncate(w);
+                if k == moves.len() {
+                    break;
+                }
+            }
+            pick(&mut moves, k);
+            let mv = moves[k].1;
+            k += 1;
+            if first.is_some_and(|(f, _)| f == mv) || mv == self.excluded[ply] {
+                continue;
+            }
+            let p = self.pos(mv);
+            if by_threats && k > 1 && self.is_quiet(mv) {
+                if quiet_seen >= quiet_limit {
+                    continue;
+                }
+                quiet_seen += 1;
+            }
+            if !forced && self.is_foul(p) {
+                continue;
+            }
+            let four = if self.params.pattern_moves {
+                self.board.line_patterns().class(me, mv as usize).is_four()
+            } else {
+                self.board.lines(me, mv as usize, 3) > 0
+            };
+            // Step 7b. Late-move reductions (a four-making move is never reduced).
+            let reduce = if forced || defending || four {
+                0
+            } else if self.params.lmr_log > 0 {
+                self.log_reduction(depth, searched, mv, pv, cut, improving)
+            } else if !pv {
+                self.params.reduction(depth, searched)
+            } else {
+                0
+            };
+            let preview = self.preview(new_depth - reduce, mv);
+            let mut score;
+            let mut d = new_depth;
+            if searched == 0 {
+                score = -self.child(mv, preview, d, -beta, -alpha, ply + 1, pv, !pv && !cut);
+            } else {
+                let lo = -alpha - 1;
+                let cut_child = reduce > 0 || !cut;
+                score = -self.child(
+                    mv,
+                    preview,
+                    d - reduce,
+                    lo,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    cut_child,
+                );
+                if reduce > 0 && score > alpha && !self.aborted {
+                    // Step 7c. A reduced move that beat alpha is searched again: a ply deeper
+                    // when it beat the best score by a wide margin.
+                    if self.params.lmr_deeper > 0
+                        && score > best.max(alpha) + self.params.lmr_deeper
+                    {
+                        d += 1;
+                    }
+                    score = -self.child(mv, preview, d, lo, -alpha, ply + 1, false, !cut);
+                }
+                if score > alpha && score < beta && !self.aborted {
+                    score = -self.child(mv, preview, d, -beta, -alpha, ply + 1, true, false);
+                }
+            }
+            if self.aborted {
+                return self.give_back(ply, moves, 0);
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                best_move = mv;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        self.reward(ply, mv, depth, &failed[..n_failed]);
+                        break;
+                    }
+                }
+            }
+            if !four && n_failed < failed.len() {
+                failed[n_failed] = mv;
+                n_failed += 1;
+            }
+        }
+        if searched == 0 {
+            let e = if self.excluded[ply] != NONE {
+                alpha0 // the excluded move was the only one
+            } else {
+                evaluate(&self.board, &self.params)
+            };
+            return self.give_back(ply, moves, e);
+        }
+
+        // Step 8. Remember the result (not that of a search without the table's move).
+        if self.excluded[ply] == NONE {
+            self.remember(key, depth, best, alpha0, beta, best_move, ply);
+        }
+        self.give_back(ply, moves, best)
+    }
+
+    /// Stores a node's result in the table: `best` found with the window (`alpha0`, `beta`)
+    /// it was searched with, by `best_move` (`NONE` if none).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn remember(
+        &self,
+        key: u64,
+        depth: i32,
+        best: i32,
+        alpha0: i32,
+        beta: i32,
+        best_move: u16,
+        ply: usize,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            Entry {
+                depth,
+                bound,
+                score: score_to_tt(best, ply),
+                mv: (best_move != NONE).then_some(best_move),
+            },
+        );
+    }
+
+    /// Whether the patterns show nothing that would restrict the moves of this node: no five
+    /// point on either side, and no open-four or four-three point of the opponent's.
+    pub(super) fn open_position(&self) -> bool {
+        if !self.params.pattern_moves {
+            return false;
+        }
+        open_tally(self.board.line_patterns().tally(), self.board.to_move())
+    }
+
+    /// Plays the side to move's stone on the empty cell `mv`. The child probes the table first
+    /// thing, so its slot's fetch starts before the board's (longer) update.
+    pub(super) fn play(&mut self, mv: u16) {
+        self.tt
+            .prefetch(self.board.key_after(mv as usize) ^ self.salt);
+        self.board.play(self.pos(mv));
+    }
+
+    /// What a child searched after `mv` with at least `depth` plies left would read first,
+    /// worked out without playing the move: `Some` only where the child could end before its
+    /// move list (as a leaf, by the table or by reverse futility), no five point is on the
+    /// board before the move or after it, the evaluation is the pattern one and leaves have
+    /// no VCF.
+    pub(super) fn preview(&self, depth: i32, mv: u16) -> Option<Preview> {
+        if depth > self.params.preview_depth.min(self.params.rfp_depth)
+            || !self.params.pattern_moves
+        {
+            return None;
+        }
+        if self.params.qvcf_nodes != 0 || !self.params.pattern_eval {
+            return None;
+        }
+        let lines = self.board.line_patterns();
+        let me = self.board.to_move();
+        if lines.has_five(me) || lines.has_five(me.opp()) {
+            return None;
+        }
+        let tally = self.board.tally_after(mv as usize)?;
+        let mover = tally.class_counts(me.opp());
+        Some(Preview {
+            eval: evaluate_tally(self.rule, me.opp(), &tally, &self.params),
+            open: open_tally(&tally, me.opp()),
+            fours: self.params.qfours > 0 && mover[Class::Four as usize..].iter().any(|&n| n > 0),
+        })
+    }
+
+    /// Searches the child after `mv` to `depth`. With a `preview`, its first steps (poll, count
+    /// the node, then a leaf's evaluation, the table's cutoff or reverse futility) run before
+    /// the move is played, and most such children end there: the nodes, results and table
+    /// are the same as `negamax`'s.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn child(
+        &mut self,
+        mv: u16,
+        preview: Option<Preview>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv: bool,
+        cut: bool,
+    ) -> i32 {
+        let Some(preview) = preview else {
+            self.play(mv);
+            let score = self.negamax(depth, alpha, beta, ply, pv, cut);
+            self.board.undo();
+            return score;
+        };
+        if self.poll() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY || (depth <= 0 && !preview.fours) {
+            return preview.eval;
+        }
+        if depth <= 0 {
+            // A leaf whose side to move has a four: its quiescence search plays it.
+            self.board.play(self.pos(mv));
+            let score = self.quiesce(alpha, beta, ply, self.params.qfours);
+            self.board.undo();
+            return score;
+        }
+        let key = self.board.key_after(mv as usize) ^ self.salt;
+        let tt_entry = self.tt.probe(key);
+        if let Some(score) = tt_entry.and_then(|e| tt_cutoff(e, depth, alpha, beta, ply, pv)) {
+            return score;
+        }
+        self.evals[ply] = if preview.open { preview.eval } else { NO_EVAL };
+        if preview.open && self.futile(depth, beta, pv, preview.eval, ply) {
+            return preview.eval;
+        }
+        self.board.play(self.pos(mv));
+        let pruned = if preview.open {
+            self.prune_open(depth, alpha, beta, ply, pv, cut, preview.eval)
+        } else {
+            None
+        };
+        let score = match pruned {
+            Some(score) => score,
+            None => self.expand(
+                depth,
+                alpha,
+                beta,
+                ply,
+                pv,
+                cut,
+                key,
+                tt_entry,
+                preview.open,
+            ),
+        };
+        self.board.undo();
+        score
+    }
+
+    /// Returns the move buffer of `ply` for reuse, passing `score` through.
+    pub(super) fn give_back(&mut self, ply: usize, moves: Vec<(i32, u16)>, score: i32) -> i32 {
+        self.buffers[ply] = moves;
+        score
+    }
+}
+
+/// What a child reads first, worked out before its move is played (`Searcher::preview`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Preview {
+    /// Its static evaluation.
+    eval: i32,
+    /// Whether its position is open (`Searcher::open_position`).
+    open: bool,
+    /// Whether its side to move has a four (the quiescence search then has moves to try).
+    fours: bool,
+}
+
+/// Whether the empty cells' `tally` shows nothing that would restrict the moves of `mover`,
+/// the side to move: no five point on either side, no open-four or four-three point of the
+/// other side's.
+pub(super) fn open_tally(tally: &Tally, mover: Color) -> bool {
+    let mine = tally.class_counts(mover);
+    let theirs = tally.class_counts(mover.opp());
+    mine[Class::Five as usize] == 0
+        && theirs[Class::Five as usize] == 0
+        && theirs[Class::OpenFour as usize] == 0
+        && theirs[Class::FourThree as usize] == 0
+}
+
+/// The score a table entry gives a node searched to `depth` within (`alpha`, `beta`), when it
+/// settles it: deep enough, its bound on the right side, and not on the principal variation.
+pub(super) fn tt_cutoff(
+    e: Entry,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+    pv: bool,
+) -> Option<i32> {
+    let score = score_from_tt(e.score, ply);
+    let usable = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    };
+    (!pv && e.depth >= depth && usable).then_some(score)
+}
+
+/// Mate scores are stored relative to the node, so they stay right wherever it is reached.
+pub(super) fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+pub(super) fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}

@@ -1,0 +1,244 @@
+//! The move picker: which moves a node has (fives, fours, the opponent's threats), the
+//! defences a threat forces, move order with killers and the history, and what a cutoff
+//! teaches them.
+
+use super::{NodeKind, Searcher};
+use crate::board::pattern::Class;
+use crate::board::threat::{classify as classify_threat, fours_made, Threat};
+use crate::board::wincount::line_count;
+use crate::eval::move_score;
+
+impl Searcher<'_> {
+    /// Looks at every candidate cell once: own fives, the opponent's fives, move scores, the
+    /// side to move's fours (into `self.fours`), and the opponent's threat points (into
+    /// `self.threats`: points giving it two five points; `self.threats43`: four-three points).
+    /// At a leaf (`SCORE` false) the move scores and the opponent's threats are not needed:
+    /// `moves` then gets the candidates unscored, and the threat lists stay empty.
+    pub(super) fn classify<const SCORE: bool>(&mut self, moves: &mut Vec<(i32, u16)>) -> NodeKind {
+        moves.clear();
+        self.fours.clear();
+        self.threats.clear();
+        self.threats43.clear();
+        let me = self.board.to_move();
+        let opp = me.opp();
+        let mut opp_five = None;
+        let mut opp_fives = 0;
+        if self.params.pattern_moves {
+            // The threat classes of the line patterns: exact fives and fours on every line.
+            let lines = self.board.line_patterns();
+            for i in self.board.candidates() {
+                let (mine, theirs) = (lines.class(me, i), lines.class(opp, i));
+                if mine == Class::Five {
+                    return NodeKind::Win;
+                }
+                if theirs == Class::Five {
+                    opp_fives += 1;
+                    opp_five = Some(i as u16);
+                }
+                if mine.is_four() {
+                    self.fours.push(i as u16);
+                }
+                if !SCORE {
+                    moves.push((0, i as u16));
+                    continue;
+                }
+                if theirs >= Class::OpenFour {
+                    self.threats.push(i as u16);
+                } else if theirs == Class::FourThree {
+                    self.threats43.push(i as u16);
+                }
+                let sums = self.board.wincount().sums(i);
+                moves.push((
+                    move_score(&self.board, i, &sums, me, &self.params),
+                    i as u16,
+                ));
+            }
+        } else {
+            let (m, o) = (me.index(), opp.index());
+            let dims = self.board.dims();
+            let five = crate::board::wincount::FIVE_GAIN;
+            for i in self.board.candidates() {
+                let sums = self.board.wincount().sums(i);
+                if sums.gain[m] >= five && self.rule.wins_at(self.board.grid(), dims.pos(i), me) {
+                    return NodeKind::Win;
+                }
+                if sums.gain[o] >= five && self.rule.wins_at(self.board.grid(), dims.pos(i), opp) {
+                    opp_fives += 1;
+                    opp_five = Some(i as u16);
+                }
+                if line_count(sums.lines[m], 3) > 0 {
+                    self.fours.push(i as u16);
+                }
+                if !SCORE {
+                    moves.push((0, i as u16));
+                    continue;
+                }
+                if line_count(sums.lines[o], 3) >= 2 {
+                    self.threats.push(i as u16);
+                }
+                moves.push((
+                    move_score(&self.board, i, &sums, me, &self.params),
+                    i as u16,
+                ));
+            }
+        }
+        match opp_five {
+            Some(i) if opp_fives == 1 => {
+                if self.is_foul(self.pos(i)) {
+                    NodeKind::Lost
+                } else {
+                    NodeKind::Forced(i)
+                }
+            }
+            Some(_) => NodeKind::Lost,
+            None => NodeKind::Quiet,
+        }
+    }
+
+    /// Scores the moves for ordering and keeps the best `keep` of them; `pick` then brings
+    /// them to the front one at a time (most nodes cut off after a few moves).
+    pub(super) fn order(
+        &self,
+        moves: &mut Vec<(i32, u16)>,
+        tt_move: Option<u16>,
+        ply: usize,
+        keep: usize,
+    ) {
+        let history = &self.history[self.board.to_move().index()];
+        let killers = self.killers[ply];
+        for m in moves.iter_mut() {
+            if Some(m.1) == tt_move {
+                m.0 = i32::MAX;
+            } else if m.1 == killers[0] || m.1 == killers[1] {
+                m.0 = m.0.saturating_add(self.params.killer_bonus);
+            } else {
+                m.0 =
+                    m.0.saturating_add(history[m.1 as usize] / self.params.history_divisor);
+            }
+        }
+        if keep < moves.len() {
+            moves.select_nth_unstable_by(keep, better);
+            moves.truncate(keep);
+        }
+    }
+
+    /// Whether the empty cell `mv` neither makes a threat for the side to move (at least a
+    /// closed three) nor takes one from the opponent (at least an open three): such moves are
+    /// the ones threat pruning limits.
+    pub(super) fn is_quiet(&self, mv: u16) -> bool {
+        let me = self.board.to_move();
+        let lines = self.board.line_patterns();
+        lines.class(me, mv as usize) < Class::ClosedThree
+            && lines.class(me.opp(), mv as usize) < Class::Three
+    }
+
+    /// A move that caused a cutoff becomes a killer of its ply and gains history; with
+    /// `history_malus`, the history is bounded by gravity and the moves searched before it
+    /// (`failed`) lose as much.
+    pub(super) fn reward(&mut self, ply: usize, mv: u16, depth: i32, failed: &[u16]) {
+        if self.killers[ply][0] != mv {
+            self.killers[ply] = [mv, self.killers[ply][0]];
+        }
+        let max = self.params.history_max;
+        let history = &mut self.history[self.board.to_move().index()];
+        if !self.params.history_malus {
+            let h = &mut history[mv as usize];
+            *h = (*h + depth * depth).min(max);
+            return;
+        }
+        let bonus = (32 * depth * depth + 64 * depth).min(max / 2);
+        let mut add = |m: u16, b: i32| {
+            let h = &mut history[m as usize];
+            *h += b - (*h as i64 * b.abs() as i64 / max as i64) as i32;
+        };
+        add(mv, bonus);
+        for &m in failed {
+            add(m, -bonus);
+        }
+    }
+
+    /// When the opponent threatens two five points next move (an open three, a double four
+    /// point), or a four-three, keeps only the moves that stop every such threat and the side
+    /// to move's own fours. Returns whether it restricted.
+    pub(super) fn restrict_to_defences(&mut self, moves: &mut Vec<(i32, u16)>) -> bool {
+        let mut defences = std::mem::take(&mut self.defences);
+        let threatened = self
+            .solver
+            .must_defend(&mut self.board, &self.threats, &mut defences)
+            || (self.params.pattern_moves && self.four_three_defences(&mut defences));
+        if !threatened {
+            self.defences = defences;
+            return false;
+        }
+        let me = self.board.to_move();
+        let rule = self.rule;
+        let patterns = self.params.pattern_moves;
+        let board = &mut self.board;
+        let mask = &mut self.defence_mask;
+        for &d in &defences {
+            mask[d as usize / 64] |= 1 << (d % 64);
+        }
+        moves.retain(|&(_, mv)| {
+            let i = mv as usize;
+            mask[i / 64] & (1 << (i % 64)) != 0
+                || if patterns {
+                    board.line_patterns().class(me, i).is_four()
+                } else {
+                    board.lines(me, i, 3) > 0 && fours_made(board, rule, me, i) > 0
+                }
+        });
+        for &d in &defences {
+            mask[d as usize / 64] = 0;
+        }
+        self.defences = defences;
+        true
+    }
+
+    /// The opponent's four-three points (`self.threats43`, confirmed by the exact threat code:
+    /// under renju its three must be real and the point no foul) and the cells that spoil
+    /// them, into `out`: each point, and the empty cells of every window through it that holds
+    /// two or more of the opponent's stones and none of ours. Whether there was such a point.
+    pub(super) fn four_three_defences(&mut self, out: &mut Vec<u16>) -> bool {
+        out.clear();
+        let opp = self.board.to_move().opp();
+        let dims = self.board.dims();
+        for &f in &self.threats43 {
+            let p = dims.pos(f as usize);
+            if classify_threat(self.board.grid_mut(), self.rule, p, opp) != Threat::FourThree {
+                continue;
+            }
+            out.push(f);
+            let windows = self.board.windows();
+            for &w in windows.through(f as usize) {
+                let counts = self.board.wincount().counts(w as usize);
+                if counts[opp.index()] < 2 || counts[opp.opp().index()] != 0 {
+                    continue;
+                }
+                for &e in windows.cells(w as usize) {
+                    if self.board.is_empty_index(e as usize) {
+                        out.push(e);
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        !out.is_empty()
+    }
+}
+
+/// Move order: higher score first, then lower cell index (never hash or insertion order).
+pub(super) fn better(a: &(i32, u16), b: &(i32, u16)) -> std::cmp::Ordering {
+    b.0.cmp(&a.0).then(a.1.cmp(&b.1))
+}
+
+/// Swaps the best of `moves[k..]` (by `better`) into place `k`.
+pub(super) fn pick(moves: &mut [(i32, u16)], k: usize) {
+    let mut best = k;
+    for j in k + 1..moves.len() {
+        if better(&moves[j], &moves[best]).is_lt() {
+            best = j;
+        }
+    }
+    moves.swap(k, best);
+}
