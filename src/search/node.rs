@@ -84,7 +84,7 @@ impl Searcher<'_> {
         self.expand(depth, alpha, beta, ply, pv, cut, key, tt_entry, open)
     }
 
-    /// Steps 3c to 8 of `negamax`: a node that its first steps did not settle (`key` and
+    /// Steps 3e to 8 of `negamax`: a node that its first steps did not settle (`key` and
     /// `tt_entry` from step 3, `open` from step 3b) searches its moves.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn expand(
@@ -99,7 +99,7 @@ impl Searcher<'_> {
         mut tt_entry: Option<Entry>,
         open: bool,
     ) -> i32 {
-        // Step 3c. In an open position, the table's move before the others are generated:
+        // Step 3e. In an open position, the table's move before the others are generated:
         // most nodes that have one cut off on it, and then need no move list. The other moves
         // are ordered with the history and killers its search left.
         let alpha0 = alpha;
@@ -108,7 +108,7 @@ impl Searcher<'_> {
             if self.board.is_candidate(mv as usize) {
                 let p = self.pos(mv);
                 if !self.is_foul(p) {
-                    // Step 3d. Singular extension: a table move that alone holds the table's
+                    // Step 3f. Singular extension: a table move that alone holds the table's
                     // score is searched a ply deeper, one that others match a ply shallower.
                     let extension = match self.singular(depth, beta, ply, cut, key, tt_entry) {
                         Singular::Cut(score) => return score,
@@ -229,7 +229,7 @@ impl Searcher<'_> {
         let mut failed = [NONE; 32];
         let mut n_failed = 0;
         if let Some((mv, score)) = first {
-            // The table's move, searched in step 3b: it is first in the order.
+            // The table's move, searched in step 3e: it is first in the order.
             searched = 1;
             best = score;
             best_move = mv;

@@ -64,7 +64,7 @@ impl Searcher<'_> {
         }
     }
 
-    /// The singular-extension test of the table's move at an open node (step 3d): the node
+    /// The singular-extension test of the table's move at an open node (step 3f): the node
     /// searched without that move at half depth, against a bound just below the table's score.
     pub(super) fn singular(
         &mut self,
