@@ -232,6 +232,7 @@ fn no_start(spec_opening: &[Pos], side: Color, why: String) -> GameRecord {
         reason: why,
         fault: Some((side, Fault::Crash)),
         times_ms: Vec::new(),
+        evals: Vec::new(),
     }
 }
 
@@ -303,6 +304,10 @@ struct Faults {
     timeouts: u32,
     crashes: u32,
     illegal: u32,
+    /// Games whose opponent gave evaluations, and those in which it announced a forced win
+    /// right after a move it rated below +300 (`GameRecord::sudden_win`).
+    rated_games: u32,
+    sudden_losses: u32,
     /// Milliseconds of every move the engine made.
     times_ms: Vec<u64>,
 }
@@ -389,6 +394,14 @@ fn run(o: Options) -> Result<()> {
                 spec.white
             };
             faults[who].times_ms.push(ms);
+        }
+        let sudden = rec.sudden_win();
+        for (who, side) in [(spec.black, Color::Black), (spec.white, Color::White)] {
+            let rated = rec.evals.iter().enumerate().any(|(k, e)| {
+                e.is_some() && ((k % 2 == 0) == black_first) == (side == Color::White)
+            });
+            faults[who].rated_games += rated as u32;
+            faults[who].sudden_losses += (sudden == Some(side.opp())) as u32;
         }
         if let Some((side, f)) = rec.fault {
             let who = if side == Color::Black {
@@ -496,6 +509,15 @@ fn run(o: Options) -> Result<()> {
             f.timeouts, f.crashes, f.illegal
         );
         println!("{name} time per move: {}", f.time_summary());
+        if f.rated_games > 0 {
+            println!(
+                "{name}: {} sudden losses in {} games whose opponent gave evaluations ({:.1} per 100): it announced a forced win right after a move it rated below +{}",
+                f.sudden_losses,
+                f.rated_games,
+                100.0 * f.sudden_losses as f64 / f.rated_games as f64,
+                game::SUDDEN_BELOW
+            );
+        }
     }
     Ok(())
 }

@@ -63,6 +63,72 @@ pub struct GameRecord {
     pub fault: Option<(Color, Fault)>,
     /// Milliseconds each move of `moves` took, from the command written to the move read.
     pub times_ms: Vec<u64>,
+    /// The evaluation the mover's last `MESSAGE ... Eval X` gave with each move of `moves`
+    /// (Rapfi's form: `85`, `-43`, `+M19`, `-M4`), if it gave one.
+    pub evals: Vec<Option<String>>,
+}
+
+/// An engine's evaluation of its own move, read from a MESSAGE: centipawn-like or a forced
+/// result (`Mate(n)`: it wins in `n` plies when `n > 0`, loses when `n < 0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eval {
+    Score(i32),
+    Mate(i32),
+}
+
+impl Eval {
+    /// `85`, `-43`, `+M19`, `M19`, `-M4`.
+    pub fn parse(text: &str) -> Option<Eval> {
+        let t = text.trim();
+        let (sign, rest) = match t.as_bytes().first()? {
+            b'-' => (-1, &t[1..]),
+            b'+' => (1, &t[1..]),
+            _ => (1, t),
+        };
+        match rest.strip_prefix(['M', 'm']) {
+            Some(n) => Some(Eval::Mate(sign * n.parse::<i32>().ok()?.max(1))),
+            None => Some(Eval::Score(sign * rest.parse::<i32>().ok()?)),
+        }
+    }
+}
+
+/// The value after the last `Eval` in `messages` (Rapfi: `Speed 1M | Depth 9-13 | Eval 85 | ...`).
+pub fn last_eval(messages: &[String]) -> Option<String> {
+    messages.iter().rev().find_map(|m| {
+        let at = m.find("Eval ")? + 5;
+        let v = m[at..].split(['|', ' ']).next()?;
+        Eval::parse(v).map(|_| v.to_string())
+    })
+}
+
+/// Below this evaluation of its previous move, an announced forced win counts as sudden.
+pub const SUDDEN_BELOW: i32 = 300;
+
+impl GameRecord {
+    /// The side that announced a forced win "suddenly": the first of its moves whose evaluation
+    /// is a win, right after a move it rated below `SUDDEN_BELOW` (a forced loss it did not see
+    /// coming for the opponent). `None` when no side did, or gave no evaluations.
+    pub fn sudden_win(&self) -> Option<Color> {
+        let black_first = self.opening.len() % 2 == 0;
+        let mover = |k: usize| {
+            if (k % 2 == 0) == black_first {
+                Color::Black
+            } else {
+                Color::White
+            }
+        };
+        [Color::Black, Color::White].into_iter().find(|&side| {
+            let own: Vec<Option<Eval>> = (0..self.evals.len())
+                .filter(|&k| mover(k) == side)
+                .map(|k| self.evals[k].as_deref().and_then(Eval::parse))
+                .collect();
+            own.iter()
+                .position(|e| matches!(e, Some(Eval::Mate(n)) if *n > 0))
+                .is_some_and(|k| {
+                    k > 0 && matches!(own[k - 1], Some(Eval::Score(v)) if v < SUDDEN_BELOW)
+                })
+        })
+    }
 }
 
 /// Parses a move line strictly: `x,y`, two integers, nothing else.
@@ -77,6 +143,7 @@ struct Game<'a> {
     opening: Vec<Pos>,
     moves: Vec<Pos>,
     times_ms: Vec<u64>,
+    evals: Vec<Option<String>>,
 }
 
 impl Game<'_> {
@@ -93,6 +160,7 @@ impl Game<'_> {
             reason,
             fault,
             times_ms: self.times_ms,
+            evals: self.evals,
         }
     }
 
@@ -157,6 +225,7 @@ pub fn play(
         opening: opening.to_vec(),
         moves: Vec::new(),
         times_ms: Vec::new(),
+        evals: Vec::new(),
     };
     let [black, white] = engines;
     let mut engines = [black, white];
@@ -198,7 +267,8 @@ pub fn play(
             allowed = allowed.min(left.max(0) as u64);
         }
         let deadline = started + Duration::from_millis(allowed + cfg.tolerance_ms);
-        let answer = sent.and_then(|_| e.answer(deadline, &mut Vec::new()));
+        let mut messages = Vec::new();
+        let answer = sent.and_then(|_| e.answer(deadline, &mut messages));
         let elapsed = started.elapsed().as_millis() as u64;
         answered[side.index()] = Some(Instant::now());
         used_ms[side.index()] += elapsed;
@@ -231,6 +301,7 @@ pub fn play(
         let verdict = cfg.rule.judge(game.board.grid_mut(), p, side);
         game.moves.push(p);
         game.times_ms.push(elapsed);
+        game.evals.push(last_eval(&messages));
         match verdict {
             Verdict::Foul(f) => {
                 return game.end(
@@ -270,4 +341,57 @@ fn send_position(
         e.send(&format!("{p},{}", if c == me { 1 } else { 2 }))?;
     }
     e.send("DONE")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(opening: usize, evals: &[&str]) -> GameRecord {
+        GameRecord {
+            opening: (0..opening).map(|x| Pos::new(x, 0)).collect(),
+            moves: (0..evals.len()).map(|x| Pos::new(x, 1)).collect(),
+            winner: None,
+            reason: String::new(),
+            fault: None,
+            times_ms: vec![0; evals.len()],
+            evals: evals
+                .iter()
+                .map(|e| (*e != "-").then(|| e.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn reads_rapfi_evaluations() {
+        let msgs = [
+            "Speed 850K | Depth 7-11 | Eval -43 | Node 850 | Time 1ms".to_string(),
+            "Bestline G8 K8".to_string(),
+        ];
+        assert_eq!(last_eval(&msgs).as_deref(), Some("-43"));
+        let win = ["Speed 1M | Depth 6-2 | Eval +M3 | Node 10".to_string()];
+        assert_eq!(last_eval(&win).as_deref(), Some("+M3"));
+        assert_eq!(Eval::parse("+M3"), Some(Eval::Mate(3)));
+        assert_eq!(Eval::parse("-M12"), Some(Eval::Mate(-12)));
+        assert_eq!(Eval::parse("85"), Some(Eval::Score(85)));
+        assert_eq!(Eval::parse("abc"), None);
+        assert_eq!(last_eval(&["Bestline H8".to_string()]), None);
+    }
+
+    #[test]
+    fn a_forced_win_after_a_low_evaluation_is_sudden() {
+        // Three opening stones: white moves first (moves 0, 2, 4 are white's).
+        let r = record(3, &["120", "-", "250", "-", "+M21", "-"]);
+        assert_eq!(r.sudden_win(), Some(Color::White));
+        // Seen coming: the evaluation was already high before the win.
+        let r = record(3, &["120", "-", "900", "-", "+M21", "-"]);
+        assert_eq!(r.sudden_win(), None);
+        // A loss announced is no win; an even opening: black's moves are 0, 2, 4.
+        let r = record(2, &["0", "-", "-M9", "-"]);
+        assert_eq!(r.sudden_win(), None);
+        let r = record(2, &["-", "10", "-", "+M5"]);
+        assert_eq!(r.sudden_win(), Some(Color::White));
+        // The first evaluation a win: nothing before it to compare.
+        assert_eq!(record(2, &["+M3", "-"]).sudden_win(), None);
+    }
 }

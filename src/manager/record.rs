@@ -22,11 +22,22 @@ fn join(moves: &[Pos]) -> String {
 }
 
 /// One line: game number, engines, rule and board, opening, moves with their times in ms,
-/// result and reason.
+/// result and reason; then the engines' evaluations of their moves (`-` for none), if any gave
+/// one.
 pub fn line(n: usize, black: &str, white: &str, cfg: &GameConfig, r: &GameRecord) -> String {
     let times: Vec<String> = r.times_ms.iter().map(u64::to_string).collect();
+    let evals = if r.evals.iter().any(Option::is_some) {
+        let e: Vec<&str> = r
+            .evals
+            .iter()
+            .map(|e| e.as_deref().unwrap_or("-"))
+            .collect();
+        format!(" evals=\"{}\"", e.join(" "))
+    } else {
+        String::new()
+    };
     format!(
-        "game={n} black={black} white={white} rule={} size={}x{} result={} reason=\"{}\" opening=\"{}\" moves=\"{}\" times=\"{}\"",
+        "game={n} black={black} white={white} rule={} size={}x{} result={} reason=\"{}\" opening=\"{}\" moves=\"{}\" times=\"{}\"{evals}",
         cfg.rule.name(),
         cfg.dims.width,
         cfg.dims.height,
