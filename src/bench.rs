@@ -103,6 +103,8 @@ pub struct BenchLine {
     pub depth: i32,
     pub nodes: u64,
     pub ms: u64,
+    /// `Outcome::cutoffs`.
+    pub cutoffs: [u64; 2],
 }
 
 /// Searches one position with fresh tables under `limits` and `params`, on `threads` threads.
@@ -148,6 +150,7 @@ fn search_board(
         depth: out.depth,
         nodes: out.nodes,
         ms: clock.start.elapsed().as_millis() as u64,
+        cutoffs: out.cutoffs,
     }
 }
 
@@ -158,6 +161,7 @@ pub fn run(depth: i32, time_ms: Option<u64>, params: &Params, threads: usize) ->
     let mut out = String::new();
     let mut nodes = 0;
     let mut ms = 0;
+    let mut cutoffs = [0; 2];
     // FNV-1a over every position's move, score and nodes: any change in results changes it.
     let mut signature: u64 = 0xcbf2_9ce4_8422_2325;
     for (k, pos) in POSITIONS.iter().enumerate() {
@@ -176,6 +180,7 @@ pub fn run(depth: i32, time_ms: Option<u64>, params: &Params, threads: usize) ->
         let r = run_position(pos, limits, params, threads);
         nodes += r.nodes;
         ms += r.ms;
+        cutoffs = [cutoffs[0] + r.cutoffs[0], cutoffs[1] + r.cutoffs[1]];
         let best = r
             .best
             .map_or(u16::MAX as u64, |p| (p.x as u64) << 8 | p.y as u64);
@@ -198,6 +203,7 @@ pub fn run(depth: i32, time_ms: Option<u64>, params: &Params, threads: usize) ->
     }
     out += &format!("Nodes searched: {nodes}\n");
     out += &format!("Nodes/second: {}\n", nodes * 1000 / ms.max(1));
+    out += &first_move_cutoffs(cutoffs);
     out += &format!("Total time (ms): {ms}\n");
     out += &format!("Signature: {signature:016x}\n");
     out
@@ -214,6 +220,7 @@ pub fn openings_depth(
 ) -> String {
     let mut out = String::new();
     let (mut depths, mut nodes, mut total_ms) = (0i64, 0u64, 0u64);
+    let mut cutoffs = [0; 2];
     for (k, opening) in openings.iter().enumerate() {
         let mut board = Board::new(dims);
         for &p in opening {
@@ -229,6 +236,7 @@ pub fn openings_depth(
         depths += r.depth as i64;
         nodes += r.nodes;
         total_ms += r.ms;
+        cutoffs = [cutoffs[0] + r.cutoffs[0], cutoffs[1] + r.cutoffs[1]];
         out += &format!(
             "opening {}/{}: {} stones, depth {} best {} score {} nodes {} nps {}\n",
             k + 1,
@@ -247,5 +255,16 @@ pub fn openings_depth(
         depths as f64 / n,
         nodes * 1000 / total_ms.max(1)
     );
+    out += &first_move_cutoffs(cutoffs);
     out
+}
+
+/// "First-move cutoffs: P% of N": how often the first move searched at a node was the one
+/// that cut off.
+fn first_move_cutoffs(cutoffs: [u64; 2]) -> String {
+    format!(
+        "First-move cutoffs: {:.1}% of {}\n",
+        100.0 * cutoffs[1] as f64 / cutoffs[0].max(1) as f64,
+        cutoffs[0]
+    )
 }

@@ -111,6 +111,9 @@ pub struct Outcome {
     pub losing: Vec<Pos>,
     /// Defend mode: the root moves not proven to lose, best first.
     pub holding: Vec<Pos>,
+    /// Beta cutoffs of the main thread's alpha-beta nodes, and how many of them came from the
+    /// first move searched (a measure of move order).
+    pub cutoffs: [u64; 2],
 }
 
 /// Formats a score for humans: centipawn-like numbers, or `+M5` / `-M4` for a win or loss in
@@ -192,6 +195,8 @@ struct Searcher<'a> {
     unshared: u64,
     salt: u64,
     nodes: u64,
+    /// Beta cutoffs, and those on the first move searched (`Outcome::cutoffs`).
+    cutoffs: [u64; 2],
     seldepth: usize,
     aborted: bool,
     root_changed: bool,
@@ -311,6 +316,7 @@ fn searcher<'a>(
         unshared: 0,
         salt,
         nodes: 0,
+        cutoffs: [0; 2],
         seldepth: 0,
         aborted: false,
         root_changed: false,

@@ -122,6 +122,8 @@ impl Searcher<'_> {
                         return 0;
                     }
                     if score >= beta {
+                        self.cutoffs[0] += 1;
+                        self.cutoffs[1] += 1;
                         self.reward(ply, mv, depth, &[]);
                         self.remember(key, depth, score, alpha0, beta, mv, ply);
                         return score;
@@ -331,6 +333,8 @@ impl Searcher<'_> {
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
+                        self.cutoffs[0] += 1;
+                        self.cutoffs[1] += (searched == 1) as u64;
                         self.reward(ply, mv, depth, &failed[..n_failed]);
                         break;
                     }

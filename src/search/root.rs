@@ -276,6 +276,7 @@ impl Searcher<'_> {
         }
         best.losing = losing;
         best.nodes = self.reported_nodes();
+        best.cutoffs = self.cutoffs;
         best
     }
 
@@ -506,6 +507,7 @@ impl Searcher<'_> {
             lines: Vec::new(),
             losing: Vec::new(),
             holding: Vec::new(),
+            cutoffs: self.cutoffs,
         }
     }
 

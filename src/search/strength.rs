@@ -73,6 +73,7 @@ mod tests {
             lines,
             losing: Vec::new(),
             holding: Vec::new(),
+            cutoffs: [0; 2],
         }
     }
 
