@@ -202,9 +202,14 @@ struct Searcher<'a> {
     root_changed: bool,
     killers: Vec<[u16; 2]>,
     history: [Vec<i32>; 2],
+    /// The reply that last cut off after the opponent's move on each cell, per side to move
+    /// (`NONE`: none yet).
+    counters: [Vec<u16>; 2],
     /// The static evaluation of the node at each ply of the current line (`NO_EVAL` where a
     /// threat had to be answered), for "improving".
     evals: Vec<i32>,
+    /// Whether the move into each ply made a four (kept only with `rfp_attack`).
+    four_move: Vec<bool>,
     /// The move a singular-extension test leaves out at each ply (`NONE`: none).
     excluded: Vec<u16>,
     fours: Vec<u16>,
@@ -323,7 +328,9 @@ fn searcher<'a>(
         killers: vec![[NONE; 2]; MAX_PLY + 2],
         evals: vec![NO_EVAL; MAX_PLY + 2],
         excluded: vec![NONE; MAX_PLY + 2],
+        four_move: vec![false; MAX_PLY + 2],
         history: [vec![0; dims.cells()], vec![0; dims.cells()]],
+        counters: [vec![NONE; dims.cells()], vec![NONE; dims.cells()]],
         fours: Vec::new(),
         threats: Vec::new(),
         threats43: Vec::new(),

@@ -11,6 +11,10 @@ use crate::board::pattern::Class;
 use crate::board::Color;
 use crate::eval::{evaluate, evaluate_tally};
 
+/// Alpha-raise reductions stop where the score is this far from even: a clear win or loss
+/// is read at full depth.
+const ALPHA_RAISE_BOUND: i32 = 2500;
+
 impl Searcher<'_> {
     /// The score of the node at `ply` searched to `depth` within (`alpha`, `beta`); `pv` on the
     /// principal variation, `cut` where a cutoff is expected (the first child of an expected
@@ -66,6 +70,17 @@ impl Searcher<'_> {
                 return score;
             }
         }
+        // Step 3a. Internal iterative reduction: a PV or cut node that the table knows no move
+        // for is searched a ply shallower (its move order is a guess).
+        let depth = if self.params.iir_depth > 0
+            && depth >= self.params.iir_depth
+            && (pv || cut)
+            && tt_entry.and_then(|e| e.mv).is_none()
+        {
+            depth - 1
+        } else {
+            depth
+        };
         // Step 3b. Where nothing would restrict the moves (no five point on either side, no
         // opponent open-four or four-three point), the reverse-futility test of step 5b needs
         // no move list: it comes first (a quarter of all nodes end here).
@@ -222,6 +237,14 @@ impl Searcher<'_> {
             usize::MAX
         };
         let mut pruning = false;
+        // Plies taken off the moves after one that raised alpha (`alpha_raise`), and off the
+        // moves that make no four at a cut node whose evaluation is near beta (`fhr_margin`).
+        let mut raised = 0;
+        let fhr = self.params.fhr_margin > 0
+            && cut
+            && quiet
+            && self.evals[ply] != NO_EVAL
+            && self.evals[ply] >= beta - self.params.fhr_margin * depth;
 
         // Step 7. Principal variation search, late quiet moves reduced.
         let mut best = -INF;
@@ -291,9 +314,9 @@ impl Searcher<'_> {
             } else {
                 0
             };
-            let preview = self.preview(new_depth - reduce, mv);
+            let mut d = new_depth - raised - (fhr && !four) as i32;
+            let preview = self.preview(d - reduce, mv);
             let mut score;
-            let mut d = new_depth;
             if searched == 0 {
                 score = -self.child(mv, preview, d, -beta, -alpha, ply + 1, pv, !pv && !cut);
             } else {
@@ -337,6 +360,13 @@ impl Searcher<'_> {
                         self.cutoffs[1] += (searched == 1) as u64;
                         self.reward(ply, mv, depth, &failed[..n_failed]);
                         break;
+                    }
+                    if raised < self.params.alpha_raise
+                        && depth > 2
+                        && depth < 12
+                        && score.abs() < ALPHA_RAISE_BOUND
+                    {
+                        raised += 1;
                     }
                 }
             }
@@ -453,6 +483,10 @@ impl Searcher<'_> {
         pv: bool,
         cut: bool,
     ) -> i32 {
+        if self.params.rfp_attack {
+            let me = self.board.to_move();
+            self.four_move[ply] = self.board.line_patterns().class(me, mv as usize).is_four();
+        }
         let Some(preview) = preview else {
             self.play(mv);
             let score = self.negamax(depth, alpha, beta, ply, pv, cut);

@@ -130,6 +130,30 @@ pub struct Params {
     pub se_margin: i32,
     /// Deepest remaining depth at which a child's first steps are previewed before its move.
     pub preview_depth: i32,
+    /// No reverse futility for a side whose last two moves both made fours (its attack is
+    /// read on, not judged by the static evaluation).
+    pub rfp_attack: bool,
+    /// Ordering bonus of the counter move (the reply that last cut off after the opponent's
+    /// last move); 0: no counter moves.
+    pub counter_bonus: i32,
+    /// Internal iterative reduction: a PV or cut node with no table move, at this depth or
+    /// more, is searched a ply shallower; 0: off.
+    pub iir_depth: i32,
+    /// Alpha-raise reduction: at a node of depth 3 to 11, each move that raises alpha without
+    /// a cutoff takes a ply off the moves after it (at most this many plies); 0: off.
+    pub alpha_raise: i32,
+    /// Fail-high reduction: at a cut node whose static evaluation is at least beta minus
+    /// `fhr_margin` per ply of depth, the moves that make no four are searched a ply
+    /// shallower; 0: off.
+    pub fhr_margin: i32,
+    /// The guard (root step 3): percent of the turn kept back from iterative deepening for
+    /// the threat solver to look for the opponent's VCF/VCT after the chosen move; 0: no guard.
+    pub guard_share: u64,
+    /// How many root moves the guard may try before it keeps the search's choice.
+    pub guard_moves: usize,
+    /// The guard's node budget per move when the search has no time limit (depth or node
+    /// limits: the same on every machine).
+    pub guard_nodes: u64,
 }
 
 impl Default for Params {
@@ -192,6 +216,14 @@ impl Default for Params {
             nmp_divisor: 4,
             se_depth: 6,
             se_margin: 2,
+            rfp_attack: false,
+            counter_bonus: 0,
+            iir_depth: 0,
+            alpha_raise: 0,
+            fhr_margin: 0,
+            guard_share: 0,
+            guard_moves: 4,
+            guard_nodes: 20_000,
         }
     }
 }
@@ -264,6 +296,14 @@ impl Params {
             "se_depth" => int.filter(|&v| v >= 0).map(|v| self.se_depth = v),
             "se_margin" => int.map(|v| self.se_margin = v),
             "qfours" => small.map(|v| self.qfours = v.min(32)),
+            "rfp_attack" => flag(&mut self.rfp_attack),
+            "counter_bonus" => int.map(|v| self.counter_bonus = v),
+            "iir_depth" => int.filter(|&v| v >= 0).map(|v| self.iir_depth = v),
+            "alpha_raise" => int.filter(|&v| v >= 0).map(|v| self.alpha_raise = v),
+            "fhr_margin" => int.filter(|&v| v >= 0).map(|v| self.fhr_margin = v),
+            "guard_share" => count.map(|v| self.guard_share = v.min(50)),
+            "guard_moves" => size.map(|v| self.guard_moves = v),
+            "guard_nodes" => count.map(|v| self.guard_nodes = v),
             _ => None,
         }
         .is_some()

@@ -106,11 +106,14 @@ impl Searcher<'_> {
     ) {
         let history = &self.history[self.board.to_move().index()];
         let killers = self.killers[ply];
+        let counter = self.counter_move();
         for m in moves.iter_mut() {
             if Some(m.1) == tt_move {
                 m.0 = i32::MAX;
             } else if m.1 == killers[0] || m.1 == killers[1] {
                 m.0 = m.0.saturating_add(self.params.killer_bonus);
+            } else if m.1 == counter {
+                m.0 = m.0.saturating_add(self.params.counter_bonus);
             } else {
                 m.0 =
                     m.0.saturating_add(history[m.1 as usize] / self.params.history_divisor);
@@ -119,6 +122,16 @@ impl Searcher<'_> {
         if keep < moves.len() {
             moves.select_nth_unstable_by(keep, better);
             moves.truncate(keep);
+        }
+    }
+
+    /// The counter move to the opponent's last move (`NONE` if none, or counters are off).
+    fn counter_move(&self) -> u16 {
+        match self.board.last_move() {
+            Some(p) if self.params.counter_bonus != 0 => {
+                self.counters[self.board.to_move().index()][self.board.dims().index(p)]
+            }
+            _ => super::NONE,
         }
     }
 
@@ -138,6 +151,12 @@ impl Searcher<'_> {
     pub(super) fn reward(&mut self, ply: usize, mv: u16, depth: i32, failed: &[u16]) {
         if self.killers[ply][0] != mv {
             self.killers[ply] = [mv, self.killers[ply][0]];
+        }
+        if self.params.counter_bonus != 0 {
+            if let Some(last) = self.board.last_move() {
+                let last = self.board.dims().index(last);
+                self.counters[self.board.to_move().index()][last] = mv;
+            }
         }
         let max = self.params.history_max;
         let history = &mut self.history[self.board.to_move().index()];

@@ -126,6 +126,10 @@ impl Searcher<'_> {
         if pv || depth > self.params.rfp_depth || beta.abs() >= MATE_BOUND {
             return false;
         }
+        if self.params.rfp_attack && ply >= 3 && self.four_move[ply - 1] && self.four_move[ply - 3]
+        {
+            return false;
+        }
         let plies = depth - i32::from(self.params.rfp_improving && self.improving(ply, eval));
         eval - self.params.rfp_margin * plies >= beta
     }

@@ -169,6 +169,19 @@ impl Searcher<'_> {
             }
         }
 
+        // Step 3 (the guard, below) keeps a share of the time or node limit back: iterative
+        // deepening stops that much earlier.
+        let guarding = self.helper == 0 && plain && self.params.guard_share > 0;
+        let full_limits = self.limits.clone();
+        if guarding {
+            let keep = |v: u64| v - v * self.params.guard_share / 100;
+            self.limits.max_nodes = self.limits.max_nodes.map(keep);
+            self.limits.hard_ms = self.limits.hard_ms.map(keep);
+            if let (Some(s), Some(h)) = (self.limits.soft_ms, self.limits.hard_ms) {
+                self.limits.soft_ms = Some(s.min(h));
+            }
+        }
+
         // Step 2. Iterative deepening over the lines, with aspiration windows around each
         // line's last score.
         let max_depth = self.limits.max_depth.unwrap_or(DEFAULT_MAX_DEPTH).max(1);
@@ -263,6 +276,16 @@ impl Searcher<'_> {
             });
             if proven || soft_out {
                 break;
+            }
+        }
+        self.limits = full_limits;
+        if let (true, Some(chosen)) = (guarding && best.score.abs() < MATE_BOUND, best.best) {
+            let safe = self.guard(&root, chosen);
+            if safe != chosen {
+                log::debug!("guard: {chosen} leaves the opponent a forced win; {safe} instead");
+                best.best = Some(safe);
+                best.pv = vec![safe];
+                best.lines = Vec::new();
             }
         }
         if best.lines.is_empty() {
@@ -380,6 +403,56 @@ impl Searcher<'_> {
             self.root_changed = k > 0 || self.aborted;
         }
         best
+    }
+
+    /// Step 3. The guard: before `chosen` is played, the threat solver looks for the
+    /// opponent's VCF, then VCT, after it. A move it proves lost gives way to the next root
+    /// move (in the search's order) that it does not prove lost, among the first
+    /// `guard_moves`; when every one of them loses, `chosen` stays. Runs in the share of the
+    /// limits that step 2 left (`guard_share`), or on `guard_nodes` a move under a depth limit.
+    fn guard(&mut self, root: &[u16], chosen: Pos) -> Pos {
+        let first = self.board.dims().index(chosen) as u16;
+        let tries = self.params.guard_moves.max(1);
+        let moves: Vec<u16> = std::iter::once(first)
+            .chain(root.iter().copied().filter(|&mv| mv != first))
+            .take(tries)
+            .collect();
+        let mut safe = chosen;
+        for &mv in &moves {
+            self.solver.cap_ms = None;
+            let budget = match (self.limits.max_nodes, self.limits.hard_ms) {
+                (Some(n), _) => (n.saturating_sub(self.total_nodes()) / tries as u64).max(1),
+                (None, Some(h)) if self.limits.max_depth.is_none() => {
+                    // Each try may use two thirds of the time left.
+                    let now = self.clock.elapsed_ms();
+                    self.solver.cap_ms = Some(now + h.saturating_sub(now) * 2 / 3);
+                    u64::MAX / 2
+                }
+                _ => self.params.guard_nodes,
+            };
+            if !self.loses_to_threats(mv, budget) {
+                safe = self.pos(mv);
+                break;
+            }
+            if self.out_of_time() {
+                break;
+            }
+        }
+        self.solver.cap_ms = None;
+        safe
+    }
+
+    /// Whether the threat solver finds the opponent a VCF or a VCT after `mv`, each within
+    /// `budget` nodes.
+    fn loses_to_threats(&mut self, mv: u16, budget: u64) -> bool {
+        self.board.play(self.pos(mv));
+        let lost = self.solver.vcf(&mut self.board, 120, budget).is_some()
+            || self
+                .solver
+                .vct(&mut self.board, self.params.root_vct_threats, budget)
+                .is_some();
+        self.board.undo();
+        lost
     }
 
     /// Defend mode: every root move beyond the first `n` lines that a null-window search at
