@@ -1,11 +1,11 @@
 //! `wuzi-tune`: fits the pattern evaluation's weights to the results of `wuzi-arena` games (the
-//! Texel method) and writes them as `src/eval/weights.rs`, which the build embeds.
+//! Texel method) and writes them as `src/board/weights/data.rs`, which the build embeds.
 
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
+use wuzi::board::weights::WEIGHTS;
 use wuzi::eval::tune::{self, FitOptions, Sample};
-use wuzi::eval::weights::WEIGHTS;
 use wuzi::manager::record;
 
 const USAGE: &str = "usage: wuzi-tune init [--out FILE]
@@ -17,7 +17,7 @@ const USAGE: &str = "usage: wuzi-tune init [--out FILE]
              Starts from the built-in weights (from the formula with --from-init); with
              --threats-only the pattern tables stay and only the tempo and the threat-level
              tables are fitted.
-  --out FILE where to write (default src/eval/weights.rs)";
+  --out FILE where to write (default src/board/weights/data.rs)";
 
 struct Args {
     files: Vec<String>,
@@ -29,7 +29,7 @@ struct Args {
 fn parse(args: &[String]) -> Result<Args> {
     let mut a = Args {
         files: Vec::new(),
-        out: "src/eval/weights.rs".into(),
+        out: "src/board/weights/data.rs".into(),
         options: FitOptions {
             epochs: 1000,
             rate: 12.0,

@@ -5,8 +5,8 @@
 
 use super::grid::Color;
 use super::pattern::{self, Class, Shape, CLASSES, INDEX_SPAN, KEYS, POWERS, SLOTS, WALL};
+use super::weights::{index_weights, IndexWeights};
 use super::windows::{Windows, NO_CELL};
-use crate::eval::{index_weights, IndexWeights};
 use crate::rules::Rule;
 
 /// The shape index of an occupied cell.

@@ -7,6 +7,7 @@ pub mod lines;
 pub mod pattern;
 pub mod renju;
 pub mod threat;
+pub mod weights;
 pub mod wincount;
 pub mod windows;
 

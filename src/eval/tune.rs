@@ -5,8 +5,8 @@
 
 use std::fmt::Write as _;
 
-use super::{PatternWeights, Variant, WEIGHT_UNIT};
 use crate::board::pattern::{pcode_shapes_of, threat_level, Class, Shape, LEVELS, PCODES};
+use crate::board::weights::{PatternWeights, Variant, WEIGHT_UNIT};
 use crate::board::Board;
 use crate::manager::record::ReadGame;
 

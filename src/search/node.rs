@@ -35,7 +35,7 @@ impl Searcher<'_> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return evaluate(&self.board, &self.params);
+            return evaluate(&self.board, &self.params.eval);
         }
 
         // Step 2. Immediate results: own five, opponent's double five, forced block. A leaf
@@ -48,7 +48,7 @@ impl Searcher<'_> {
                 if self.params.qfours > 0 {
                     return self.quiesce(alpha, beta, ply, self.params.qfours);
                 }
-                return evaluate(&self.board, &self.params);
+                return evaluate(&self.board, &self.params.eval);
             }
         }
         // Step 2b. Mate-distance pruning: no line from here wins sooner than a five of our
@@ -87,7 +87,7 @@ impl Searcher<'_> {
         let open = depth > 0 && self.open_position();
         self.evals[ply] = NO_EVAL;
         if open {
-            let eval = evaluate(&self.board, &self.params);
+            let eval = evaluate(&self.board, &self.params.eval);
             self.evals[ply] = eval;
             if self.futile(depth, beta, pv, eval, ply) {
                 return eval;
@@ -184,7 +184,7 @@ impl Searcher<'_> {
                 .vcf_quiet(&mut self.board, fours, budget, listed)
             {
                 Some(plies) => WIN - (ply as i32 + plies),
-                None => evaluate(&self.board, &self.params),
+                None => evaluate(&self.board, &self.params.eval),
             };
             return self.give_back(ply, moves, score);
         }
@@ -205,7 +205,7 @@ impl Searcher<'_> {
         // (already tested in step 3b when the position is open).
         let quiet = !forced && !defending && self.threats43.is_empty();
         if quiet && !open {
-            let eval = evaluate(&self.board, &self.params);
+            let eval = evaluate(&self.board, &self.params.eval);
             self.evals[ply] = eval;
             if self.futile(depth, beta, pv, eval, ply) {
                 return self.give_back(ply, moves, eval);
@@ -379,7 +379,7 @@ impl Searcher<'_> {
             let e = if self.excluded[ply] != NONE {
                 alpha0 // the excluded move was the only one
             } else {
-                evaluate(&self.board, &self.params)
+                evaluate(&self.board, &self.params.eval)
             };
             return self.give_back(ply, moves, e);
         }
@@ -450,7 +450,7 @@ impl Searcher<'_> {
         {
             return None;
         }
-        if self.params.qvcf_nodes != 0 || !self.params.pattern_eval {
+        if self.params.qvcf_nodes != 0 || !self.params.eval.pattern_eval {
             return None;
         }
         let lines = self.board.line_patterns();
@@ -461,7 +461,7 @@ impl Searcher<'_> {
         let tally = self.board.tally_after(mv as usize)?;
         let mover = tally.class_counts(me.opp());
         Some(Preview {
-            eval: evaluate_tally(self.rule, me.opp(), &tally, &self.params),
+            eval: evaluate_tally(self.rule, me.opp(), &tally, &self.params.eval),
             open: open_tally(&tally, me.opp()),
             fours: self.params.qfours > 0 && mover[Class::Four as usize..].iter().any(|&n| n > 0),
         })

@@ -1,16 +1,12 @@
 //! Every tunable of the search and evaluation, with its default.
 
+use crate::eval::EvalParams;
+
 /// Search and evaluation tunables. Weights are in sixteenths.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Params {
-    /// Weight of the side to move's own window values in the evaluation.
-    pub eval_own: i32,
-    /// Weight of the opponent's window values in the evaluation.
-    pub eval_opp: i32,
-    /// Weight of a cell's gain for the side to move when ordering moves.
-    pub attack: i32,
-    /// Weight of a cell's gain for the opponent when ordering moves.
-    pub defence: i32,
+    /// The evaluation's own switches and weights (set by the same names as the others).
+    pub eval: EvalParams,
     /// Moves searched at an interior node at most (the best-scored ones).
     pub beam: usize,
     /// Extra moves allowed per remaining depth at an interior node.
@@ -50,12 +46,6 @@ pub struct Params {
     pub aspiration: i32,
     /// Whether a node facing a double-threat point searches only the defences.
     pub defend: bool,
-    /// Whether the evaluation is the learned pattern one (else the window sums).
-    pub pattern_eval: bool,
-    /// Whether the pattern evaluation adds the learned worth of both sides' threat levels.
-    pub threat_eval: bool,
-    /// Whether moves are ordered by their pattern threat classes (else the window gains).
-    pub pattern_order: bool,
     /// Whether nodes read fives, fours and the opponent's threats (open fours, four-threes)
     /// from the pattern classes (else from the window counts, without four-threes).
     pub pattern_moves: bool,
@@ -159,10 +149,7 @@ pub struct Params {
 impl Default for Params {
     fn default() -> Params {
         Params {
-            eval_own: 20,
-            eval_opp: 16,
-            attack: 16,
-            defence: 14,
+            eval: EvalParams::default(),
             beam: 8,
             beam_per_depth: 1,
             beam_spare: 6,
@@ -182,9 +169,6 @@ impl Default for Params {
             history_divisor: 8,
             aspiration: 60,
             defend: true,
-            pattern_eval: true,
-            threat_eval: true,
-            pattern_order: true,
             pattern_moves: true,
             prune: 0,
             quiet_moves: 6,
@@ -241,10 +225,10 @@ impl Params {
             Some(())
         };
         match name {
-            "eval_own" => int.map(|v| self.eval_own = v),
-            "eval_opp" => int.map(|v| self.eval_opp = v),
-            "attack" => int.map(|v| self.attack = v),
-            "defence" => int.map(|v| self.defence = v),
+            "eval_own" => int.map(|v| self.eval.eval_own = v),
+            "eval_opp" => int.map(|v| self.eval.eval_opp = v),
+            "attack" => int.map(|v| self.eval.attack = v),
+            "defence" => int.map(|v| self.eval.defence = v),
             "beam" => size.map(|v| self.beam = v),
             "beam_per_depth" => size.map(|v| self.beam_per_depth = v),
             "qvcf_fours" => small.map(|v| self.qvcf_fours = v),
@@ -261,9 +245,9 @@ impl Params {
             "history_divisor" => int.filter(|&v| v > 0).map(|v| self.history_divisor = v),
             "aspiration" => int.filter(|&v| v >= 0).map(|v| self.aspiration = v),
             "defend" => flag(&mut self.defend),
-            "pattern_eval" => flag(&mut self.pattern_eval),
-            "threat_eval" => flag(&mut self.threat_eval),
-            "pattern_order" => flag(&mut self.pattern_order),
+            "pattern_eval" => flag(&mut self.eval.pattern_eval),
+            "threat_eval" => flag(&mut self.eval.threat_eval),
+            "pattern_order" => flag(&mut self.eval.pattern_order),
             "pattern_moves" => flag(&mut self.pattern_moves),
             "prune" => u8::try_from(value).ok().map(|v| self.prune = v),
             "quiet_moves" => size.map(|v| self.quiet_moves = v),

@@ -49,7 +49,7 @@ impl Searcher<'_> {
                 }
                 let sums = self.board.wincount().sums(i);
                 moves.push((
-                    move_score(&self.board, i, &sums, me, &self.params),
+                    move_score(&self.board, i, &sums, me, &self.params.eval),
                     i as u16,
                 ));
             }
@@ -77,7 +77,7 @@ impl Searcher<'_> {
                     self.threats.push(i as u16);
                 }
                 moves.push((
-                    move_score(&self.board, i, &sums, me, &self.params),
+                    move_score(&self.board, i, &sums, me, &self.params.eval),
                     i as u16,
                 ));
             }

@@ -15,7 +15,7 @@ impl Searcher<'_> {
     /// point: at most `fours` more fours of the side to move, each answered by its block; past
     /// the first, only fours that also make a three or two keep going.
     pub(super) fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, fours: u32) -> i32 {
-        let stand = evaluate(&self.board, &self.params);
+        let stand = evaluate(&self.board, &self.params.eval);
         if stand >= beta || fours == 0 || ply + 3 >= MAX_PLY {
             return stand;
         }

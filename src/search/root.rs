@@ -35,7 +35,7 @@ impl Searcher<'_> {
         moves.extend(self.board.candidates().map(|i| {
             let sums = self.board.wincount().sums(i);
             (
-                move_score(&self.board, i, &sums, me, &self.params),
+                move_score(&self.board, i, &sums, me, &self.params.eval),
                 i as u16,
             )
         }));
