@@ -14,7 +14,7 @@ use crate::geometry::{Dims, Pos};
 use crate::rules::Rule;
 use crate::search::limits::Limits;
 use crate::search::params::Params;
-use crate::search::tt::{TranspositionTable, ENTRY_BYTES};
+use crate::search::tt::TranspositionTable;
 use crate::search::{strength, Outcome, RootOptions};
 use crate::time::TimeSettings;
 
@@ -500,7 +500,7 @@ impl Session {
         };
         let bytes = s.tt_bytes();
         let tt = match self.tt.take() {
-            Some(tt) if tt.slots() == (bytes / ENTRY_BYTES).max(1) => tt,
+            Some(tt) if tt.fits(bytes) => tt,
             _ => TranspositionTable::new(bytes),
         };
         Action::Think(Box::new(Job {

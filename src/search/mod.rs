@@ -239,6 +239,7 @@ static FROZEN: Frozen = Frozen;
 impl<'a> Search<'a> {
     /// Runs iterative deepening until a limit is hit, and returns the best move found.
     pub fn run(self, observer: &mut dyn Observer) -> Outcome {
+        self.tt.new_search();
         let threads = self.options.threads.max(1);
         if threads == 1 {
             return searcher(self, 0, None).iterate(observer);

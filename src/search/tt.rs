@@ -1,5 +1,5 @@
-//! The transposition table: one entry per slot, two 64-bit words each, sized in bytes, shared by
-//! every search thread without locks.
+//! The transposition table: buckets of four entries in one cache line, two 64-bit words an
+//! entry, sized in bytes, shared by every search thread without locks.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -24,14 +24,30 @@ pub struct Entry {
 const NO_MOVE: u64 = 0xFFFF;
 /// Bytes per entry: the key word and the data word.
 pub const ENTRY_BYTES: usize = 16;
+/// Entries per bucket: one 64-byte cache line.
+const WAYS: usize = 4;
+/// The generation field's bits (6): ages count searches modulo 64.
+const GEN_MASK: u64 = 63;
 
-/// Invariant: `words.len()` is even; slot `i` is `words[2i]` (the key xor the data) and
-/// `words[2i+1]` (the data, zero for an empty slot). A slot read while another thread writes it
-/// may mix two entries; the xor then fails to give the key and the read is a miss, so every
-/// entry returned was stored whole. Allocated zeroed, so untouched pages cost no memory.
+/// Buckets of four entries, each bucket one 64-byte cache line; a position may sit in any
+/// entry of its bucket. A store replaces the same position's entry, else an empty one, else
+/// the one worth least: shallow and from old searches (`generation`).
+///
+/// Invariant: bucket `b` is `words[base + 8b .. base + 8b + 8]`, `base` the first word on a
+/// 64-byte boundary; its entry `w` is `words[.. + 2w]` (the key xor the data) and
+/// `words[.. + 2w + 1]` (the data, zero for an empty entry). An entry read while another thread
+/// writes it may mix two entries; the xor then fails to give the key and the read is a miss, so
+/// every entry returned was stored whole. Allocated zeroed, so untouched pages cost no memory.
 pub struct TranspositionTable {
     words: Box<[AtomicU64]>,
+    base: usize,
+    buckets: usize,
+    /// The current search's number (modulo 64), stored with every entry.
+    generation: AtomicU64,
 }
+
+/// Words a bucket takes: four entries of two words, one cache line.
+const BUCKET_WORDS: usize = 2 * WAYS;
 
 /// `n` zeroed atomic words, allocated as plain zeroed memory so that the pages are only taken
 /// from the system when first written.
@@ -45,87 +61,119 @@ fn zeroed_words(n: usize) -> Box<[AtomicU64]> {
 }
 
 impl TranspositionTable {
-    /// A table of at most `bytes` bytes (at least one slot).
+    /// A table of at most `bytes` bytes (at least one bucket).
     pub fn new(bytes: usize) -> TranspositionTable {
-        let slots = (bytes / ENTRY_BYTES).max(1);
+        let buckets = Self::buckets_for(bytes);
+        // One bucket's words more, so that the buckets can start on a cache line.
+        let words = zeroed_words((buckets + 1) * BUCKET_WORDS);
+        let misalign = (words.as_ptr() as usize % 64) / 8;
         TranspositionTable {
-            words: zeroed_words(slots * 2),
+            words,
+            base: (BUCKET_WORDS - misalign) % BUCKET_WORDS,
+            buckets,
+            generation: AtomicU64::new(0),
         }
     }
 
+    fn buckets_for(bytes: usize) -> usize {
+        (bytes / (ENTRY_BYTES * WAYS)).max(1)
+    }
+
+    /// Whether a table made by `new(bytes)` would have this table's size.
+    pub fn fits(&self, bytes: usize) -> bool {
+        self.buckets == Self::buckets_for(bytes)
+    }
+
     pub fn bytes(&self) -> usize {
-        self.words.len() * 8
+        self.buckets * BUCKET_WORDS * 8
     }
 
     pub fn slots(&self) -> usize {
-        self.words.len() / 2
+        self.buckets * WAYS
     }
 
     pub fn clear(&mut self) {
         for w in self.words.iter_mut() {
             *w.get_mut() = 0;
         }
+        *self.generation.get_mut() = 0;
     }
 
-    /// Permille of slots in use among the first thousand (cheap estimate).
+    /// Starts a new search: entries stored before it age by one.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Permille of entries in use among the first thousand (cheap estimate).
     pub fn usage_permille(&self) -> usize {
         let n = self.slots().min(1000);
         (0..n)
-            .filter(|&i| self.words[2 * i + 1].load(Ordering::Relaxed) != 0)
+            .filter(|&i| self.words[self.base + 2 * i + 1].load(Ordering::Relaxed) != 0)
             .count()
             * 1000
             / n.max(1)
     }
 
-    fn slot(&self, key: u64) -> usize {
-        ((key as u128 * self.slots() as u128) >> 64) as usize
+    /// The words of `key`'s bucket.
+    fn bucket(&self, key: u64) -> &[AtomicU64] {
+        let b = ((key as u128 * self.buckets as u128) >> 64) as usize;
+        let at = self.base + b * BUCKET_WORDS;
+        &self.words[at..at + BUCKET_WORDS]
     }
 
-    /// Asks the processor to bring `key`'s slot into the cache, so that a `probe` a little later
-    /// (after the move is made on the board) does not wait for memory. A hint only: it changes
-    /// no result.
+    /// Asks the processor to bring `key`'s bucket into the cache, so that a `probe` a little
+    /// later (after the move is made on the board) does not wait for memory. A hint only: it
+    /// changes no result.
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let slot = &self.words[2 * self.slot(key)];
+            let bucket = self.bucket(key).as_ptr();
             // SAFETY: a prefetch never faults and reads nothing into the program; the address
-            // is that of a live element of `words`, and SSE is part of every x86_64 target.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.as_ptr() as *const i8) };
+            // is that of a live bucket, and SSE is part of every x86_64 target.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket as *const i8) };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
     }
 
-    pub fn probe(&self, key: u64) -> Option<Entry> {
-        let s = self.slot(key);
-        let data = self.words[2 * s + 1].load(Ordering::Relaxed);
-        if data == 0 || self.words[2 * s].load(Ordering::Relaxed) ^ data != key {
-            return None;
-        }
-        let bound = match (data >> 8) & 3 {
-            1 => Bound::Exact,
-            2 => Bound::Lower,
-            _ => Bound::Upper,
-        };
-        let mv = (data >> 16) & 0xFFFF;
-        Some(Entry {
-            depth: (data & 0xFF) as i32 - 64,
-            bound,
-            score: (data >> 32) as u32 as i32,
-            mv: (mv != NO_MOVE).then_some(mv as u16),
+    /// The data word of `key`'s entry in `b` and its way, if the bucket holds it.
+    fn find(b: &[AtomicU64], key: u64) -> Option<(usize, u64)> {
+        (0..WAYS).find_map(|w| {
+            let data = b[2 * w + 1].load(Ordering::Relaxed);
+            (data != 0 && b[2 * w].load(Ordering::Relaxed) ^ data == key).then_some((w, data))
         })
     }
 
-    /// Stores unless the slot holds the same position searched deeper.
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        Self::find(self.bucket(key), key).map(|(_, data)| decode(data))
+    }
+
+    /// Stores `e` for `key`: over the same position's entry unless that one was searched
+    /// deeper (and `e` is not exact), else over an empty entry, else over the entry of least
+    /// depth minus eight plies per search of age.
     pub fn store(&self, key: u64, e: Entry) {
-        let s = self.slot(key);
-        if let Some(old) = self.probe(key) {
-            if old.depth > e.depth && e.bound != Bound::Exact {
-                return;
+        let b = self.bucket(key);
+        let generation = self.generation.load(Ordering::Relaxed) & GEN_MASK;
+        let way = match Self::find(b, key) {
+            Some((w, data)) => {
+                if decode(data).depth > e.depth && e.bound != Bound::Exact {
+                    return;
+                }
+                w
             }
-        }
+            None => (0..WAYS)
+                .min_by_key(|&w| {
+                    let data = b[2 * w + 1].load(Ordering::Relaxed);
+                    if data == 0 {
+                        return i64::MIN;
+                    }
+                    let age = generation.wrapping_sub((data >> 10) & GEN_MASK) & GEN_MASK;
+                    decode(data).depth as i64 - 8 * age as i64
+                })
+                .unwrap_or(0),
+        };
         let bound = match e.bound {
             Bound::Exact => 1u64,
             Bound::Lower => 2,
@@ -133,9 +181,30 @@ impl TranspositionTable {
         };
         let depth = (e.depth.clamp(-64, 191) + 64) as u64;
         let mv = e.mv.map_or(NO_MOVE, u64::from);
-        let data = ((e.score as u32 as u64) << 32) | (mv << 16) | (bound << 8) | depth;
-        self.words[2 * s].store(key ^ data, Ordering::Relaxed);
-        self.words[2 * s + 1].store(data, Ordering::Relaxed);
+        let data = ((e.score as u32 as u64) << 32)
+            | (mv << 16)
+            | (generation << 10)
+            | (bound << 8)
+            | depth;
+        b[2 * way].store(key ^ data, Ordering::Relaxed);
+        b[2 * way + 1].store(data, Ordering::Relaxed);
+    }
+}
+
+/// The entry a data word holds (bits 0-7 depth + 64, 8-9 bound, 10-15 generation, 16-31 move,
+/// 32-63 score).
+fn decode(data: u64) -> Entry {
+    let bound = match (data >> 8) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        _ => Bound::Upper,
+    };
+    let mv = (data >> 16) & 0xFFFF;
+    Entry {
+        depth: (data & 0xFF) as i32 - 64,
+        bound,
+        score: (data >> 32) as u32 as i32,
+        mv: (mv != NO_MOVE).then_some(mv as u16),
     }
 }
 
@@ -173,8 +242,64 @@ mod tests {
         };
         tt.store(key, e);
         // Another thread's data word lands beside this key word.
-        let s = tt.slot(key);
-        tt.words[2 * s + 1].store(0xFFFF_0000_0102, Ordering::Relaxed);
+        let (w, _) = TranspositionTable::find(tt.bucket(key), key).expect("stored");
+        tt.bucket(key)[2 * w + 1].store(0xFFFF_0000_0102, Ordering::Relaxed);
         assert_eq!(tt.probe(key), None);
+    }
+
+    /// Keys that share one bucket of `tt` (the top bits pick the bucket).
+    fn same_bucket(n: u64) -> Vec<u64> {
+        (1..=n).map(|k| 0x0123_4567_0000_0000 | k).collect()
+    }
+
+    fn entry(depth: i32) -> Entry {
+        Entry {
+            depth,
+            bound: Bound::Lower,
+            score: depth * 10,
+            mv: None,
+        }
+    }
+
+    #[test]
+    fn a_bucket_keeps_four_positions_and_replaces_the_shallowest() {
+        let tt = TranspositionTable::new(1 << 12);
+        let keys = same_bucket(5);
+        assert!(keys
+            .iter()
+            .all(|&k| std::ptr::eq(tt.bucket(k), tt.bucket(keys[0]))));
+        assert_eq!(
+            tt.bucket(keys[0]).as_ptr() as usize % 64,
+            0,
+            "one cache line"
+        );
+        for (k, d) in keys[..4].iter().zip([5, 2, 7, 4]) {
+            tt.store(*k, entry(d));
+        }
+        for (k, d) in keys[..4].iter().zip([5, 2, 7, 4]) {
+            assert_eq!(tt.probe(*k), Some(entry(d)), "all four kept");
+        }
+        tt.store(keys[4], entry(3));
+        assert_eq!(tt.probe(keys[4]), Some(entry(3)));
+        assert_eq!(tt.probe(keys[1]), None, "the depth-2 entry made room");
+        assert_eq!(tt.probe(keys[2]), Some(entry(7)));
+    }
+
+    #[test]
+    fn entries_of_old_searches_make_room_first() {
+        let tt = TranspositionTable::new(1 << 12);
+        let keys = same_bucket(5);
+        tt.store(keys[0], entry(9));
+        tt.new_search();
+        tt.new_search();
+        for &k in &keys[1..4] {
+            tt.store(k, entry(1));
+        }
+        // Two searches old, depth 9 counts as 9 - 16: below the fresh depth-1 entries.
+        tt.store(keys[4], entry(2));
+        assert_eq!(tt.probe(keys[0]), None);
+        assert!(keys[1..].iter().all(|&k| tt.probe(k).is_some()));
+        assert!(tt.fits(1 << 12) && !tt.fits(1 << 13));
+        assert_eq!(tt.bytes(), 1 << 12);
     }
 }
