@@ -48,7 +48,7 @@ impl Searcher<'_> {
                 if self.params.qfours > 0 {
                     return self.quiesce(alpha, beta, ply, self.params.qfours);
                 }
-                return evaluate(&self.board, &self.params.eval);
+                return self.leaf_value(evaluate(&self.board, &self.params.eval), ply);
             }
         }
         // Step 2b. Mate-distance pruning: no line from here wins sooner than a five of our
@@ -184,7 +184,7 @@ impl Searcher<'_> {
                 .vcf_quiet(&mut self.board, fours, budget, listed)
             {
                 Some(plies) => WIN - (ply as i32 + plies),
-                None => evaluate(&self.board, &self.params.eval),
+                None => self.leaf_value(evaluate(&self.board, &self.params.eval), ply),
             };
             return self.give_back(ply, moves, score);
         }
@@ -304,17 +304,22 @@ impl Searcher<'_> {
             } else {
                 self.board.lines(me, mv as usize, 3) > 0
             };
-            // Step 7b. Late-move reductions (a four-making move is never reduced).
-            let reduce = if forced || defending || four {
+            // Step 7b. Late-move reductions: not of forced replies nor of fours; at a
+            // defending node only with `defend_lmr` (its defences after the first).
+            let reducible = !four && (!defending || self.params.defend_lmr);
+            let reduce = if forced || !reducible {
                 0
             } else if self.params.lmr_log > 0 {
                 self.log_reduction(depth, searched, mv, pv, cut, improving)
-            } else if !pv {
+            } else if !pv && !defending {
                 self.params.reduction(depth, searched)
             } else {
                 0
             };
-            let mut d = new_depth - raised - (fhr && !four) as i32;
+            // Step 7c. Threat extension: a defence against an open three or a four-three
+            // point keeps the node's depth, as a forced reply does.
+            let extend = defending && !four && self.params.defend_ext;
+            let mut d = new_depth + extend as i32 - raised - (fhr && !four) as i32;
             let preview = self.preview(d - reduce, mv);
             let mut score;
             if searched == 0 {
@@ -333,7 +338,7 @@ impl Searcher<'_> {
                     cut_child,
                 );
                 if reduce > 0 && score > alpha && !self.aborted {
-                    // Step 7c. A reduced move that beat alpha is searched again: a ply deeper
+                    // Step 7d. A reduced move that beat alpha is searched again: a ply deeper
                     // when it beat the best score by a wide margin.
                     if self.params.lmr_deeper > 0
                         && score > best.max(alpha) + self.params.lmr_deeper
@@ -483,6 +488,16 @@ impl Searcher<'_> {
         pv: bool,
         cut: bool,
     ) -> i32 {
+        if self.params.eval_avg {
+            self.leaf_parent[ply] = if depth <= 0 {
+                match self.evals[ply - 1] {
+                    NO_EVAL => evaluate(&self.board, &self.params.eval),
+                    e => e,
+                }
+            } else {
+                NO_EVAL
+            };
+        }
         if self.params.rfp_attack {
             let me = self.board.to_move();
             self.four_move[ply] = self.board.line_patterns().class(me, mv as usize).is_four();
@@ -499,7 +514,7 @@ impl Searcher<'_> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY || (depth <= 0 && !preview.fours) {
-            return preview.eval;
+            return self.leaf_value(preview.eval, ply);
         }
         if depth <= 0 {
             // A leaf whose side to move has a four: its quiescence search plays it.
@@ -539,6 +554,15 @@ impl Searcher<'_> {
         };
         self.board.undo();
         score
+    }
+
+    /// The value of a leaf at `ply` whose static evaluation is `eval`: with `eval_avg`, the
+    /// mean of it and its parent's (negated), which `child` keeps.
+    fn leaf_value(&self, eval: i32, ply: usize) -> i32 {
+        match self.leaf_parent[ply] {
+            NO_EVAL => eval,
+            parent => (eval - parent) / 2,
+        }
     }
 
     /// Returns the move buffer of `ply` for reuse, passing `score` through.
