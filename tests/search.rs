@@ -368,3 +368,37 @@ fn answers_a_four_three_threat() {
         );
     }
 }
+
+/// From a standard-rule game at 1 s against the sparring partner: after white's 10,10 (row 10,
+/// column 10) black is lost, to a threat sequence of 18 plies (the partner announced it, and
+/// our own search proves it with more nodes). Black must defend open threes on the way, so the
+/// proof runs through many defending nodes.
+const LONG_THREAT_WIN: &str = "
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . O . . . . . . . . .
+    . . . . . X O . . . . . . . .
+    . . . X . O . X . . . . . . .
+    . X . O O X X . . . O . . . .
+    O X X X X O . . . . . . . . .
+    . O . . . . O . O . . . . . .
+    . X . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+";
+
+#[test]
+fn sees_a_long_threat_win_against_it_within_a_node_budget() {
+    let mut board = diagram::parse(LONG_THREAT_WIN).unwrap();
+    board.set_to_move(Color::Black);
+    let limits = Limits {
+        max_nodes: Some(200_000),
+        ..Limits::default()
+    };
+    let out = search(board, Rule::Standard, limits, &NoClock);
+    assert!(out.score <= -MATE_BOUND, "score {}", out.score);
+}

@@ -221,7 +221,7 @@ impl Default for Params {
             guard_nodes: 20_000,
             defend_ext: false,
             eval_avg: false,
-            defend_lmr: false,
+            defend_lmr: true,
         }
     }
 }
