@@ -310,7 +310,10 @@ impl Searcher<'_> {
             let reduce = if forced || !reducible {
                 0
             } else if self.params.lmr_log > 0 {
-                self.log_reduction(depth, searched, mv, pv, cut, improving)
+                let p = &self.params;
+                let extra = if improving { 0 } else { p.lmr_improving }
+                    + if defending { p.lmr_defend } else { 0 };
+                self.log_reduction(depth, searched, mv, pv, cut, extra)
             } else if !pv && !defending {
                 self.params.reduction(depth, searched)
             } else {

@@ -155,6 +155,9 @@ pub struct Params {
     /// Late-move reductions at a defending node too: its defences after the first are
     /// reduced by the formula, as quiet moves are (its own fours never).
     pub defend_lmr: bool,
+    /// `lmr_log` reductions, in 1024ths of a ply: more for the defences of a defending node
+    /// (which has no static evaluation, so it already counts as not improving).
+    pub lmr_defend: i32,
 }
 
 impl Default for Params {
@@ -222,6 +225,7 @@ impl Default for Params {
             defend_ext: false,
             eval_avg: false,
             defend_lmr: true,
+            lmr_defend: 0,
         }
     }
 }
@@ -305,6 +309,7 @@ impl Params {
             "defend_ext" => flag(&mut self.defend_ext),
             "eval_avg" => flag(&mut self.eval_avg),
             "defend_lmr" => flag(&mut self.defend_lmr),
+            "lmr_defend" => int.map(|v| self.lmr_defend = v),
             _ => None,
         }
         .is_some()

@@ -136,8 +136,9 @@ impl Searcher<'_> {
 
     /// The `lmr_log` reduction, in plies, of `mv`, the move after `searched` others at a quiet
     /// node with `depth` plies left: the formula, less on the principal variation, for a move
-    /// with a good history or one that makes an open three, more at an expected cut node and
-    /// where the evaluation is not improving. The reduced search keeps at least one ply.
+    /// with a good history or one that makes an open three, more at an expected cut node, and
+    /// `extra` 1024ths of a ply more (where the evaluation is not improving, at a defending
+    /// node). The reduced search keeps at least one ply.
     pub(super) fn log_reduction(
         &self,
         depth: i32,
@@ -145,7 +146,7 @@ impl Searcher<'_> {
         mv: u16,
         pv: bool,
         cut: bool,
-        improving: bool,
+        extra: i32,
     ) -> i32 {
         let p = &self.params;
         if depth < p.lmr_depth || searched < p.lmr_after {
@@ -159,9 +160,7 @@ impl Searcher<'_> {
         if cut {
             r += p.lmr_cut;
         }
-        if !improving {
-            r += p.lmr_improving;
-        }
+        r += extra;
         if p.lmr_history > 0 {
             r -= self.history[me.index()][mv as usize] * 1024 / p.lmr_history;
         }
