@@ -225,7 +225,7 @@ impl Default for Params {
             defend_ext: false,
             eval_avg: false,
             defend_lmr: true,
-            lmr_defend: 0,
+            lmr_defend: 1024,
         }
     }
 }
