@@ -208,9 +208,6 @@ struct Searcher<'a> {
     /// The static evaluation of the node at each ply of the current line (`NO_EVAL` where a
     /// threat had to be answered), for "improving".
     evals: Vec<i32>,
-    /// The parent's static evaluation at each ply whose node is a leaf, for `eval_avg`
-    /// (`NO_EVAL`: not averaged).
-    leaf_parent: Vec<i32>,
     /// Whether the move into each ply made a four (kept only with `rfp_attack`).
     four_move: Vec<bool>,
     /// The move a singular-extension test leaves out at each ply (`NONE`: none).
@@ -331,7 +328,6 @@ fn searcher<'a>(
         root_changed: false,
         killers: vec![[NONE; 2]; MAX_PLY + 2],
         evals: vec![NO_EVAL; MAX_PLY + 2],
-        leaf_parent: vec![NO_EVAL; MAX_PLY + 2],
         excluded: vec![NONE; MAX_PLY + 2],
         four_move: vec![false; MAX_PLY + 2],
         history: [vec![0; dims.cells()], vec![0; dims.cells()]],

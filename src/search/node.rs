@@ -48,7 +48,7 @@ impl Searcher<'_> {
                 if self.params.qfours > 0 {
                     return self.quiesce(alpha, beta, ply, self.params.qfours);
                 }
-                return self.leaf_value(evaluate(&self.board, &self.params.eval), ply);
+                return evaluate(&self.board, &self.params.eval);
             }
         }
         // Step 2b. Mate-distance pruning: no line from here wins sooner than a five of our
@@ -184,7 +184,7 @@ impl Searcher<'_> {
                 .vcf_quiet(&mut self.board, fours, budget, listed)
             {
                 Some(plies) => WIN - (ply as i32 + plies),
-                None => self.leaf_value(evaluate(&self.board, &self.params.eval), ply),
+                None => evaluate(&self.board, &self.params.eval),
             };
             return self.give_back(ply, moves, score);
         }
@@ -491,16 +491,6 @@ impl Searcher<'_> {
         pv: bool,
         cut: bool,
     ) -> i32 {
-        if self.params.eval_avg {
-            self.leaf_parent[ply] = if depth <= 0 {
-                match self.evals[ply - 1] {
-                    NO_EVAL => evaluate(&self.board, &self.params.eval),
-                    e => e,
-                }
-            } else {
-                NO_EVAL
-            };
-        }
         if self.params.rfp_attack {
             let me = self.board.to_move();
             self.four_move[ply] = self.board.line_patterns().class(me, mv as usize).is_four();
@@ -517,7 +507,7 @@ impl Searcher<'_> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY || (depth <= 0 && !preview.fours) {
-            return self.leaf_value(preview.eval, ply);
+            return preview.eval;
         }
         if depth <= 0 {
             // A leaf whose side to move has a four: its quiescence search plays it.
@@ -557,15 +547,6 @@ impl Searcher<'_> {
         };
         self.board.undo();
         score
-    }
-
-    /// The value of a leaf at `ply` whose static evaluation is `eval`: with `eval_avg`, the
-    /// mean of it and its parent's (negated), which `child` keeps.
-    fn leaf_value(&self, eval: i32, ply: usize) -> i32 {
-        match self.leaf_parent[ply] {
-            NO_EVAL => eval,
-            parent => (eval - parent) / 2,
-        }
     }
 
     /// Returns the move buffer of `ply` for reuse, passing `score` through.

@@ -148,10 +148,6 @@ pub struct Params {
     /// (the moves of a defending node that make no four) are searched without losing a ply,
     /// as the reply to a four is, so that a line of threes costs the attacker one ply each.
     pub defend_ext: bool,
-    /// A leaf's value is the mean of its static evaluation and its parent's (negated): the
-    /// evaluation of the same position seen from either side to move, which damps the swing
-    /// between odd and even depths.
-    pub eval_avg: bool,
     /// Late-move reductions at a defending node too: its defences after the first are
     /// reduced by the formula, as quiet moves are (its own fours never).
     pub defend_lmr: bool,
@@ -223,7 +219,6 @@ impl Default for Params {
             guard_moves: 4,
             guard_nodes: 20_000,
             defend_ext: false,
-            eval_avg: false,
             defend_lmr: true,
             lmr_defend: 1024,
         }
@@ -307,7 +302,6 @@ impl Params {
             "guard_moves" => size.map(|v| self.guard_moves = v),
             "guard_nodes" => count.map(|v| self.guard_nodes = v),
             "defend_ext" => flag(&mut self.defend_ext),
-            "eval_avg" => flag(&mut self.eval_avg),
             "defend_lmr" => flag(&mut self.defend_lmr),
             "lmr_defend" => int.map(|v| self.lmr_defend = v),
             _ => None,
