@@ -135,7 +135,7 @@ impl Searcher<'_> {
     }
 
     /// The `lmr_log` reduction, in plies, of `mv`, the move after `searched` others at a quiet
-    /// node with `depth` plies left: the formula, less on the principal variation, for a move
+    /// or defending node with `depth` plies left: the formula, less on the principal variation, for a move
     /// with a good history or one that makes an open three, more at an expected cut node, and
     /// `extra` 1024ths of a ply more (where the evaluation is not improving, at a defending
     /// node). The reduced search keeps at least one ply.
