@@ -148,7 +148,10 @@ impl Searcher<'_> {
             }
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        let kind = if depth > 0 {
+        let kind = if let Some(kind) = self.five_kind() {
+            moves.clear();
+            kind
+        } else if depth > 0 {
             self.classify::<true>(&mut moves)
         } else {
             self.classify::<false>(&mut moves)

@@ -95,6 +95,29 @@ impl Searcher<'_> {
         }
     }
 
+    /// What the five points alone say of a search node, read from the patterns' bit sets
+    /// without looking at the candidates: a win (our five), a loss (two of the opponent's, or
+    /// one that is a renju foul for us to take) or the one forced block; `None` where neither
+    /// side has a five point (or the patterns are off) and `classify` must look.
+    pub(super) fn five_kind(&mut self) -> Option<NodeKind> {
+        if !self.params.pattern_moves {
+            return None;
+        }
+        let me = self.board.to_move();
+        let lines = self.board.line_patterns();
+        if lines.has_five(me) {
+            return Some(NodeKind::Win);
+        }
+        let (block, more) = {
+            let mut fives = lines.fives(me.opp());
+            (fives.next()? as u16, fives.next().is_some())
+        };
+        if more || self.is_foul(self.pos(block)) {
+            return Some(NodeKind::Lost);
+        }
+        Some(NodeKind::Forced(block))
+    }
+
     /// Scores the moves for ordering and keeps the best `keep` of them; `pick` then brings
     /// them to the front one at a time (most nodes cut off after a few moves).
     pub(super) fn order(
