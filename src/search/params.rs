@@ -61,6 +61,9 @@ pub struct Params {
     pub rfp_depth: i32,
     /// Reverse futility: the margin per remaining ply the evaluation must beat beta by.
     pub rfp_margin: i32,
+    /// Plies taken off the depth before the reverse-futility margin is counted: 1 asks
+    /// nothing more than beta of a node a ply from the horizon (Rapfi's form).
+    pub rfp_offset: i32,
     /// With a turn limit only: percent of the hard limit after which no iteration starts
     /// (100: search to the hard limit; 50 was the old behaviour).
     pub soft_percent: u64,
@@ -188,6 +191,7 @@ impl Default for Params {
             quiet_per_depth: 2,
             rfp_depth: 8,
             rfp_margin: 80,
+            rfp_offset: 0,
             soft_percent: 100,
             lmr_log: 10,
             mcp: true,
@@ -271,6 +275,7 @@ impl Params {
             "quiet_per_depth" => size.map(|v| self.quiet_per_depth = v),
             "rfp_depth" => int.map(|v| self.rfp_depth = v),
             "rfp_margin" => int.map(|v| self.rfp_margin = v),
+            "rfp_offset" => int.map(|v| self.rfp_offset = v),
             "soft_percent" => count.map(|v| self.soft_percent = v.min(100)),
             "lmr_log" => int.filter(|&v| v >= 0).map(|v| self.lmr_log = v),
             "mcp" => flag(&mut self.mcp),

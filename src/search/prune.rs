@@ -130,7 +130,8 @@ impl Searcher<'_> {
         {
             return false;
         }
-        let plies = depth - i32::from(self.params.rfp_improving && self.improving(ply, eval));
+        let improving = self.params.rfp_improving && self.improving(ply, eval);
+        let plies = depth - self.params.rfp_offset - i32::from(improving);
         eval - self.params.rfp_margin * plies >= beta
     }
 
