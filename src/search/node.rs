@@ -239,7 +239,9 @@ impl Searcher<'_> {
         };
         let keep = width.saturating_add(self.params.beam_spare);
         self.order(&mut moves, tt_entry.and_then(|e| e.mv), ply, keep);
-        let new_depth = if forced { depth } else { depth - 1 };
+        // A forced block keeps the node's depth (`forced_ext_depth`: near the horizon only).
+        let extended = forced && depth <= self.params.forced_ext_depth;
+        let new_depth = if extended { depth } else { depth - 1 };
         let quiet_limit = self.params.quiet_moves + self.params.quiet_per_depth * depth as usize;
         let mut quiet_seen = 0;
         let move_limit = if mcp {
