@@ -97,6 +97,7 @@ impl Searcher<'_> {
         if open {
             let eval = evaluate(&self.board, &self.params.eval);
             self.evals[ply] = eval;
+            let eval = self.tt_refined(eval, tt_entry, ply);
             if self.futile(depth, beta, pv, eval, ply) {
                 return eval;
             }
@@ -452,6 +453,26 @@ impl Searcher<'_> {
         open_tally(self.board.line_patterns().tally(), self.board.to_move())
     }
 
+    /// The static evaluation `eval` of the node at `ply`, or the score of its table entry
+    /// where that entry's bound says the score is nearer (`tt_eval`): a lower bound above the
+    /// evaluation, an upper bound below it. Mate scores are left out.
+    fn tt_refined(&self, eval: i32, tt_entry: Option<Entry>, ply: usize) -> i32 {
+        let Some(e) = tt_entry.filter(|_| self.params.tt_eval) else {
+            return eval;
+        };
+        let score = score_from_tt(e.score, ply);
+        let nearer = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => score > eval,
+            Bound::Upper => score < eval,
+        };
+        if nearer && score.abs() < MATE_BOUND {
+            score
+        } else {
+            eval
+        }
+    }
+
     /// `quick_win` of the side `mover` on the board of `tally`, where the tunable is on.
     pub(super) fn quick_win(&self, tally: &Tally, mover: Color) -> Option<i32> {
         if self.params.quick_win {
@@ -551,12 +572,13 @@ impl Searcher<'_> {
             return score;
         }
         self.evals[ply] = if preview.open { preview.eval } else { NO_EVAL };
-        if preview.open && self.futile(depth, beta, pv, preview.eval, ply) {
-            return preview.eval;
+        let eval = self.tt_refined(preview.eval, tt_entry, ply);
+        if preview.open && self.futile(depth, beta, pv, eval, ply) {
+            return eval;
         }
         self.board.play(self.pos(mv));
         let pruned = if preview.open {
-            self.prune_open(depth, alpha, beta, ply, pv, cut, preview.eval)
+            self.prune_open(depth, alpha, beta, ply, pv, cut, eval)
         } else {
             None
         };

@@ -67,6 +67,9 @@ pub struct Params {
     /// The forced block of a five point keeps the node's depth (the extension) only where at
     /// most this many plies are left; deeper, it costs a ply like any move.
     pub forced_ext_depth: i32,
+    /// Whether reverse futility and the pruning of open nodes read the table's score in place
+    /// of the static evaluation where its bound says the score is nearer the truth.
+    pub tt_eval: bool,
     /// With a turn limit only: percent of the hard limit after which no iteration starts
     /// (100: search to the hard limit; 50 was the old behaviour).
     pub soft_percent: u64,
@@ -196,6 +199,7 @@ impl Default for Params {
             rfp_margin: 80,
             rfp_offset: 0,
             forced_ext_depth: 999,
+            tt_eval: false,
             soft_percent: 100,
             lmr_log: 10,
             mcp: true,
@@ -281,6 +285,7 @@ impl Params {
             "rfp_margin" => int.map(|v| self.rfp_margin = v),
             "rfp_offset" => int.map(|v| self.rfp_offset = v),
             "forced_ext_depth" => int.map(|v| self.forced_ext_depth = v),
+            "tt_eval" => flag(&mut self.tt_eval),
             "soft_percent" => count.map(|v| self.soft_percent = v.min(100)),
             "lmr_log" => int.filter(|&v| v >= 0).map(|v| self.lmr_log = v),
             "mcp" => flag(&mut self.mcp),
