@@ -10,7 +10,6 @@ use crate::board::lines::Tally;
 use crate::board::pattern::Class;
 use crate::board::Color;
 use crate::eval::{evaluate, evaluate_tally};
-use crate::rules::Rule;
 
 /// Alpha-raise reductions stop where the score is this far from even: a clear win or loss
 /// is read at full depth.
@@ -39,24 +38,17 @@ impl Searcher<'_> {
             return evaluate(&self.board, &self.params.eval);
         }
 
-        // Step 2. Immediate results: own five, opponent's double five, forced block (in
-        // `expand`). Where neither side has a five point (the patterns count them), an open
-        // four or an unanswerable four-three of ours wins (`quick_win`), and a leaf is
-        // evaluated at once (or by the quiescence search of fours, `qfours`), unless its leaf
-        // VCF is on.
-        if self.params.pattern_moves {
-            let tally = self.board.line_patterns().tally();
+        // Step 2. Immediate results: own five, opponent's double five, forced block. A leaf
+        // with no five point on either side (the patterns keep them as bit sets) is evaluated
+        // at once (or by the quiescence search of fours, `qfours`), unless its leaf VCF is on.
+        if depth <= 0 && self.params.pattern_moves && self.params.qvcf_nodes == 0 {
+            let lines = self.board.line_patterns();
             let me = self.board.to_move();
-            if no_five(tally) {
-                if let Some(plies) = self.quick_win(tally, me) {
-                    return WIN - (ply as i32 + plies);
+            if !lines.has_five(me) && !lines.has_five(me.opp()) {
+                if self.params.qfours > 0 {
+                    return self.quiesce(alpha, beta, ply, self.params.qfours);
                 }
-                if depth <= 0 && self.params.qvcf_nodes == 0 {
-                    if self.params.qfours > 0 {
-                        return self.quiesce(alpha, beta, ply, self.params.qfours);
-                    }
-                    return evaluate(&self.board, &self.params.eval);
-                }
+                return evaluate(&self.board, &self.params.eval);
             }
         }
         // Step 2b. Mate-distance pruning: no line from here wins sooner than a five of our
@@ -473,15 +465,6 @@ impl Searcher<'_> {
         }
     }
 
-    /// `quick_win` of the side `mover` on the board of `tally`, where the tunable is on.
-    pub(super) fn quick_win(&self, tally: &Tally, mover: Color) -> Option<i32> {
-        if self.params.quick_win {
-            quick_win(self.rule, tally, mover)
-        } else {
-            None
-        }
-    }
-
     /// Plays the side to move's stone on the empty cell `mv`. The child probes the table first
     /// thing, so its slot's fetch starts before the board's (longer) update.
     pub(super) fn play(&mut self, mv: u16) {
@@ -512,7 +495,6 @@ impl Searcher<'_> {
         let tally = self.board.tally_after(mv as usize)?;
         let mover = tally.class_counts(me.opp());
         Some(Preview {
-            quick_win: self.quick_win(&tally, me.opp()),
             eval: evaluate_tally(self.rule, me.opp(), &tally, &self.params.eval),
             open: open_tally(&tally, me.opp()),
             fours: self.params.qfours > 0 && mover[Class::Four as usize..].iter().any(|&n| n > 0),
@@ -550,13 +532,7 @@ impl Searcher<'_> {
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if ply >= MAX_PLY {
-            return preview.eval;
-        }
-        if let Some(plies) = preview.quick_win {
-            return WIN - (ply as i32 + plies);
-        }
-        if depth <= 0 && !preview.fours {
+        if ply >= MAX_PLY || (depth <= 0 && !preview.fours) {
             return preview.eval;
         }
         if depth <= 0 {
@@ -610,42 +586,12 @@ impl Searcher<'_> {
 /// What a child reads first, worked out before its move is played (`Searcher::preview`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Preview {
-    /// Its side to move's win by an open four or four-three, in plies (`quick_win`).
-    quick_win: Option<i32>,
     /// Its static evaluation.
     eval: i32,
     /// Whether its position is open (`Searcher::open_position`).
     open: bool,
     /// Whether its side to move has a four (the quiescence search then has moves to try).
     fours: bool,
-}
-
-/// The plies to the win that `mover`, the side to move on the board of `tally` (with no five
-/// point on it), has whatever the opponent does: 3 where it makes an open four or fours on two
-/// lines, 5 where it makes a four-three and the opponent has no four to answer with. `None`
-/// where a renju foul or a caro block could spoil the five.
-pub(super) fn quick_win(rule: Rule, tally: &Tally, mover: Color) -> Option<i32> {
-    let exact = match rule {
-        Rule::Freestyle | Rule::Standard => true,
-        Rule::Renju => mover == Color::White,
-        Rule::Caro | Rule::CaroExact => false,
-    };
-    if !exact {
-        return None;
-    }
-    let mine = tally.class_counts(mover);
-    if mine[Class::OpenFour as usize] > 0 {
-        return Some(3);
-    }
-    let theirs = tally.class_counts(mover.opp());
-    let answer = theirs[Class::Four as usize..].iter().any(|&n| n > 0);
-    (mine[Class::FourThree as usize] > 0 && !answer).then_some(5)
-}
-
-/// Whether neither side has a five point on the board of `tally`.
-fn no_five(tally: &Tally) -> bool {
-    tally.class_counts(Color::Black)[Class::Five as usize] == 0
-        && tally.class_counts(Color::White)[Class::Five as usize] == 0
 }
 
 /// Whether the empty cells' `tally` shows nothing that would restrict the moves of `mover`,
@@ -697,77 +643,5 @@ pub(super) fn score_from_tt(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::quick_win;
-    use crate::board::{diagram, Color};
-    use crate::rules::Rule;
-
-    fn quick(text: &str, rule: Rule, mover: Color) -> Option<i32> {
-        let board = diagram::parse(text).unwrap();
-        quick_win(rule, board.line_patterns().tally(), mover)
-    }
-
-    /// Black's open three: a move makes an open four.
-    const OPEN_THREE: &str = "
-        . . . . . . . . .
-        . . . . . . . . .
-        . . . X X X . . .
-        . . . . . . . . .
-        . . O . O . . O .
-        . . . . . . . . .
-        . . . . . . . . .
-    ";
-
-    /// Black's closed three (row 4) and open two (column 6) cross at an empty cell: a
-    /// four-three. White's stones make nothing.
-    const FOUR_THREE: &str = "
-        . . . . . . . . . .
-        . . . . . . . . . .
-        . . . . . . X . . .
-        . . . . . . X . . .
-        . . O X X X . . . .
-        . . . . . . . . . .
-        . . . . . . . . . .
-        . O . . . . . . O .
-        . . . . . . . . . .
-        . . . . O . . . . .
-    ";
-
-    /// The same, but white has a closed three on the edge: a four of its own to answer with.
-    const FOUR_THREE_ANSWERED: &str = "
-        . . . . . . . . . .
-        . . . . . . . . . .
-        . . . . . . X . . .
-        . . . . . . X . . .
-        . . O X X X . . . .
-        . . . . . . . . . .
-        . . . . . . . . . .
-        . . . . . . . . . .
-        . . . . . . . . . .
-        O O O . . . . . . .
-    ";
-
-    #[test]
-    fn an_open_four_to_make_wins_in_three_plies() {
-        assert_eq!(quick(OPEN_THREE, Rule::Freestyle, Color::Black), Some(3));
-        assert_eq!(quick(OPEN_THREE, Rule::Standard, Color::Black), Some(3));
-        assert_eq!(quick(OPEN_THREE, Rule::Freestyle, Color::White), None);
-        // Not trusted where the rule can spoil it: black's renju fouls, caro's blocked fives.
-        assert_eq!(quick(OPEN_THREE, Rule::Renju, Color::Black), None);
-        assert_eq!(quick(OPEN_THREE, Rule::Caro, Color::Black), None);
-    }
-
-    #[test]
-    fn a_four_three_wins_in_five_plies_only_against_no_four() {
-        assert_eq!(quick(FOUR_THREE, Rule::Freestyle, Color::Black), Some(5));
-        assert_eq!(quick(FOUR_THREE, Rule::Freestyle, Color::White), None);
-        assert_eq!(
-            quick(FOUR_THREE_ANSWERED, Rule::Freestyle, Color::Black),
-            None
-        );
     }
 }

@@ -132,9 +132,6 @@ pub struct Params {
     /// No reverse futility for a side whose last two moves both made fours (its attack is
     /// read on, not judged by the static evaluation).
     pub rfp_attack: bool,
-    /// Whether a node whose side to move makes an open four (or an unanswerable four-three)
-    /// is scored a win at once, before its table probe or evaluation.
-    pub quick_win: bool,
     /// Ordering bonus of the counter move (the reply that last cut off after the opponent's
     /// last move); 0: no counter moves.
     pub counter_bonus: i32,
@@ -226,7 +223,6 @@ impl Default for Params {
             se_depth: 6,
             se_margin: 2,
             rfp_attack: false,
-            quick_win: false,
             counter_bonus: 0,
             iir_depth: 0,
             alpha_raise: 0,
@@ -313,7 +309,6 @@ impl Params {
             "se_margin" => int.map(|v| self.se_margin = v),
             "qfours" => small.map(|v| self.qfours = v.min(32)),
             "rfp_attack" => flag(&mut self.rfp_attack),
-            "quick_win" => flag(&mut self.quick_win),
             "counter_bonus" => int.map(|v| self.counter_bonus = v),
             "iir_depth" => int.filter(|&v| v >= 0).map(|v| self.iir_depth = v),
             "alpha_raise" => int.filter(|&v| v >= 0).map(|v| self.alpha_raise = v),
