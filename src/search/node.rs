@@ -46,7 +46,7 @@ impl Searcher<'_> {
             let me = self.board.to_move();
             if !lines.has_five(me) && !lines.has_five(me.opp()) {
                 if self.params.qfours > 0 {
-                    return self.quiesce(alpha, beta, ply, self.params.qfours);
+                    return self.quiesce(alpha, beta, ply, self.params.qfours, true);
                 }
                 return evaluate(&self.board, &self.params.eval);
             }
@@ -538,7 +538,7 @@ impl Searcher<'_> {
         if depth <= 0 {
             // A leaf whose side to move has a four: its quiescence search plays it.
             self.board.play(self.pos(mv));
-            let score = self.quiesce(alpha, beta, ply, self.params.qfours);
+            let score = self.quiesce(alpha, beta, ply, self.params.qfours, true);
             self.board.undo();
             return score;
         }

@@ -114,6 +114,8 @@ pub struct Params {
     pub razor_depth: i32,
     /// Razoring: how far below alpha, per remaining ply.
     pub razor_margin: i32,
+    /// Razoring: the fours its quiescence search may play (0: the static evaluation decides).
+    pub razor_fours: u32,
     /// Null-move pruning: the least remaining depth (0: off).
     pub nmp_depth: i32,
     /// Null-move pruning: how far above beta the static evaluation must be.
@@ -216,6 +218,7 @@ impl Default for Params {
             qfours: 0,
             razor_depth: 0,
             razor_margin: 200,
+            razor_fours: 0,
             nmp_depth: 0,
             nmp_margin: 100,
             nmp_reduce: 2,
@@ -301,6 +304,7 @@ impl Params {
             "preview_depth" => int.map(|v| self.preview_depth = v),
             "razor_depth" => int.map(|v| self.razor_depth = v),
             "razor_margin" => int.map(|v| self.razor_margin = v),
+            "razor_fours" => small.map(|v| self.razor_fours = v),
             "nmp_depth" => int.filter(|&v| v >= 0).map(|v| self.nmp_depth = v),
             "nmp_margin" => int.map(|v| self.nmp_margin = v),
             "nmp_reduce" => int.filter(|&v| v >= 0).map(|v| self.nmp_reduce = v),

@@ -28,7 +28,7 @@ impl Searcher<'_> {
         }
         // Step 3c. Razoring.
         if depth <= p.razor_depth && eval + p.razor_margin * depth < alpha {
-            let score = self.quiesce(alpha, alpha + 1, ply, p.qfours);
+            let score = self.quiesce(alpha, alpha + 1, ply, p.razor_fours, true);
             if score <= alpha {
                 return Some(score);
             }

@@ -13,14 +13,20 @@ const FOURS_PER_NODE: usize = 12;
 impl Searcher<'_> {
     /// The score of a leaf at `ply` within (`alpha`, `beta`), where neither side has a five
     /// point: at most `fours` more fours of the side to move, each answered by its block; past
-    /// the first, only fours that also make a three or two keep going.
-    pub(super) fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, fours: u32) -> i32 {
+    /// the `first`, only fours that also make a three or two keep going.
+    pub(super) fn quiesce(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        fours: u32,
+        first: bool,
+    ) -> i32 {
         let stand = evaluate(&self.board, &self.params.eval);
         if stand >= beta || fours == 0 || ply + 3 >= MAX_PLY {
             return stand;
         }
         let me = self.board.to_move();
-        let first = fours == self.params.qfours;
         let lines = self.board.line_patterns();
         let mut list = [0u16; FOURS_PER_NODE];
         let mut n = 0;
@@ -80,7 +86,7 @@ impl Searcher<'_> {
             None
         } else {
             self.nodes += 1;
-            Some(self.quiesce(alpha, beta, ply + 2, fours - 1))
+            Some(self.quiesce(alpha, beta, ply + 2, fours - 1, false))
         };
         self.board.undo();
         score
