@@ -402,3 +402,57 @@ fn sees_a_long_threat_win_against_it_within_a_node_budget() {
     let out = search(board, Rule::Standard, limits, &NoClock);
     assert!(out.score <= -MATE_BOUND, "score {}", out.score);
 }
+
+/// Reads `tests/data/rapfi_wins.txt`: (id, rule, board, whether our search proves the win
+/// today) for every position where the sparring partner announced a forced win after our move.
+fn rapfi_wins() -> Vec<(String, Rule, Board, bool)> {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rapfi_wins.txt"),
+    )
+    .unwrap();
+    let mut cases = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let field = |key: &str| {
+            line.split_whitespace()
+                .find_map(|f| f.strip_prefix(key)?.strip_prefix('='))
+                .unwrap_or_else(|| panic!("no {key} in {line}"))
+        };
+        let size: usize = field("size").parse().unwrap();
+        let mut board = Board::new(wuzi::geometry::Dims::square(size));
+        for mv in field("moves").split(';') {
+            let (x, y) = mv.split_once(',').unwrap();
+            board.play(Pos::new(x.parse().unwrap(), y.parse().unwrap()));
+        }
+        let to_move = if field("to_move") == "black" {
+            Color::Black
+        } else {
+            Color::White
+        };
+        assert_eq!(board.to_move(), to_move, "{line}");
+        let rule = Rule::parse(field("rule")).unwrap();
+        cases.push((
+            field("id").to_string(),
+            rule,
+            board,
+            field("solved") == "yes",
+        ));
+    }
+    cases
+}
+
+#[test]
+fn proves_the_sparring_partners_wins_that_it_proved_before() {
+    let cases = rapfi_wins();
+    assert_eq!(cases.len(), 32);
+    for (id, rule, board, _) in cases.into_iter().filter(|c| c.3) {
+        let limits = Limits {
+            max_nodes: Some(300_000),
+            ..Limits::default()
+        };
+        let out = search(board, rule, limits, &NoClock);
+        assert!(out.score >= MATE_BOUND, "{id}: score {}", out.score);
+    }
+}
