@@ -81,14 +81,21 @@ const DEFENCE: [i32; 14] = [
     0, 10, 50, 150, 250, 600, 1_500, 3_000, 30_000, 5_000, 8_000, 100_000, 200_000, 5_000_000,
 ];
 
+/// The move score of the empty cell `i` for `me` with `pattern_order` on: the threat classes
+/// both sides make there, and the cell's evaluation weights.
+#[inline]
+pub fn pattern_move_score(board: &Board, i: usize, me: Color) -> i32 {
+    let lines = board.line_patterns();
+    let (mine, theirs) = (lines.class(me, i), lines.class(me.opp(), i));
+    ATTACK[mine as usize] + DEFENCE[theirs as usize] + lines.worth(me, i)
+}
+
 /// How promising the empty cell `i` is for `me`: its threat classes for both sides (what a
 /// stone there makes, what it takes from the opponent) and their learned worth; with
 /// `pattern_order` off, the win-count gains (`sums`) instead.
 pub fn move_score(board: &Board, i: usize, sums: &CellSums, me: Color, params: &EvalParams) -> i32 {
     if params.pattern_order {
-        let lines = board.line_patterns();
-        let (mine, theirs) = (lines.class(me, i), lines.class(me.opp(), i));
-        return ATTACK[mine as usize] + DEFENCE[theirs as usize] + lines.worth(me, i);
+        return pattern_move_score(board, i, me);
     }
     let attack = sums.gain[me.index()] as i64 * params.attack as i64;
     let defence = sums.gain[me.opp().index()] as i64 * params.defence as i64;

@@ -6,7 +6,7 @@ use super::{NodeKind, Searcher};
 use crate::board::pattern::Class;
 use crate::board::threat::{classify as classify_threat, fours_made, Threat};
 use crate::board::wincount::line_count;
-use crate::eval::move_score;
+use crate::eval::{move_score, pattern_move_score};
 
 impl Searcher<'_> {
     /// Looks at every candidate cell once: own fives, the opponent's fives, move scores, the
@@ -47,11 +47,13 @@ impl Searcher<'_> {
                 } else if theirs == Class::FourThree {
                     self.threats43.push(i as u16);
                 }
-                let sums = self.board.wincount().sums(i);
-                moves.push((
-                    move_score(&self.board, i, &sums, me, &self.params.eval),
-                    i as u16,
-                ));
+                let score = if self.params.eval.pattern_order {
+                    pattern_move_score(&self.board, i, me)
+                } else {
+                    let sums = self.board.wincount().sums(i);
+                    move_score(&self.board, i, &sums, me, &self.params.eval)
+                };
+                moves.push((score, i as u16));
             }
         } else {
             let (m, o) = (me.index(), opp.index());
