@@ -89,7 +89,6 @@ impl Searcher<'_> {
         if open {
             let eval = evaluate(&self.board, &self.params.eval);
             self.evals[ply] = eval;
-            let eval = self.tt_refined(eval, tt_entry, ply);
             if self.futile(depth, beta, pv, eval, ply) {
                 return eval;
             }
@@ -232,9 +231,7 @@ impl Searcher<'_> {
         };
         let keep = width.saturating_add(self.params.beam_spare);
         self.order(&mut moves, tt_entry.and_then(|e| e.mv), ply, keep);
-        // A forced block keeps the node's depth (`forced_ext_depth`: near the horizon only).
-        let extended = forced && depth <= self.params.forced_ext_depth;
-        let new_depth = if extended { depth } else { depth - 1 };
+        let new_depth = if forced { depth } else { depth - 1 };
         let quiet_limit = self.params.quiet_moves + self.params.quiet_per_depth * depth as usize;
         let mut quiet_seen = 0;
         let move_limit = if mcp {
@@ -445,26 +442,6 @@ impl Searcher<'_> {
         open_tally(self.board.line_patterns().tally(), self.board.to_move())
     }
 
-    /// The static evaluation `eval` of the node at `ply`, or the score of its table entry
-    /// where that entry's bound says the score is nearer (`tt_eval`): a lower bound above the
-    /// evaluation, an upper bound below it. Mate scores are left out.
-    fn tt_refined(&self, eval: i32, tt_entry: Option<Entry>, ply: usize) -> i32 {
-        let Some(e) = tt_entry.filter(|_| self.params.tt_eval) else {
-            return eval;
-        };
-        let score = score_from_tt(e.score, ply);
-        let nearer = match e.bound {
-            Bound::Exact => true,
-            Bound::Lower => score > eval,
-            Bound::Upper => score < eval,
-        };
-        if nearer && score.abs() < MATE_BOUND {
-            score
-        } else {
-            eval
-        }
-    }
-
     /// Plays the side to move's stone on the empty cell `mv`. The child probes the table first
     /// thing, so its slot's fetch starts before the board's (longer) update.
     pub(super) fn play(&mut self, mv: u16) {
@@ -548,13 +525,12 @@ impl Searcher<'_> {
             return score;
         }
         self.evals[ply] = if preview.open { preview.eval } else { NO_EVAL };
-        let eval = self.tt_refined(preview.eval, tt_entry, ply);
-        if preview.open && self.futile(depth, beta, pv, eval, ply) {
-            return eval;
+        if preview.open && self.futile(depth, beta, pv, preview.eval, ply) {
+            return preview.eval;
         }
         self.board.play(self.pos(mv));
         let pruned = if preview.open {
-            self.prune_open(depth, alpha, beta, ply, pv, cut, eval)
+            self.prune_open(depth, alpha, beta, ply, pv, cut, preview.eval)
         } else {
             None
         };

@@ -64,12 +64,6 @@ pub struct Params {
     /// Plies taken off the depth before the reverse-futility margin is counted: 1 asks
     /// nothing more than beta of a node a ply from the horizon (Rapfi's form).
     pub rfp_offset: i32,
-    /// The forced block of a five point keeps the node's depth (the extension) only where at
-    /// most this many plies are left; deeper, it costs a ply like any move.
-    pub forced_ext_depth: i32,
-    /// Whether reverse futility and the pruning of open nodes read the table's score in place
-    /// of the static evaluation where its bound says the score is nearer the truth.
-    pub tt_eval: bool,
     /// With a turn limit only: percent of the hard limit after which no iteration starts
     /// (100: search to the hard limit; 50 was the old behaviour).
     pub soft_percent: u64,
@@ -197,8 +191,6 @@ impl Default for Params {
             rfp_depth: 8,
             rfp_margin: 80,
             rfp_offset: 0,
-            forced_ext_depth: 999,
-            tt_eval: false,
             soft_percent: 100,
             lmr_log: 10,
             mcp: true,
@@ -283,8 +275,6 @@ impl Params {
             "rfp_depth" => int.map(|v| self.rfp_depth = v),
             "rfp_margin" => int.map(|v| self.rfp_margin = v),
             "rfp_offset" => int.map(|v| self.rfp_offset = v),
-            "forced_ext_depth" => int.map(|v| self.forced_ext_depth = v),
-            "tt_eval" => flag(&mut self.tt_eval),
             "soft_percent" => count.map(|v| self.soft_percent = v.min(100)),
             "lmr_log" => int.filter(|&v| v >= 0).map(|v| self.lmr_log = v),
             "mcp" => flag(&mut self.mcp),
