@@ -364,7 +364,13 @@ impl Searcher<'_> {
     }
 
     fn poll(&mut self) -> bool {
-        let timed_poll = self.nodes % self.params.poll_interval == 0;
+        // A power-of-two interval (the default) is a mask, not a division on every node.
+        let every = self.params.poll_interval;
+        let timed_poll = if every.is_power_of_two() {
+            self.nodes & (every - 1) == 0
+        } else {
+            self.nodes % every == 0
+        };
         let out_of_nodes = match self.shared_nodes {
             None => self
                 .limits

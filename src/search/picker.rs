@@ -132,6 +132,9 @@ impl Searcher<'_> {
         let history = &self.history[self.board.to_move().index()];
         let killers = self.killers[ply];
         let counter = self.counter_move();
+        let divisor = self.params.history_divisor;
+        // The default divisor as a constant: a shift, not a division per move.
+        let scaled = |h: i32| if divisor == 8 { h / 8 } else { h / divisor };
         for m in moves.iter_mut() {
             if Some(m.1) == tt_move {
                 m.0 = i32::MAX;
@@ -140,8 +143,7 @@ impl Searcher<'_> {
             } else if m.1 == counter {
                 m.0 = m.0.saturating_add(self.params.counter_bonus);
             } else {
-                m.0 =
-                    m.0.saturating_add(history[m.1 as usize] / self.params.history_divisor);
+                m.0 = m.0.saturating_add(scaled(history[m.1 as usize]));
             }
         }
         if keep < moves.len() {

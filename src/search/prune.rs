@@ -163,7 +163,13 @@ impl Searcher<'_> {
         }
         r += extra;
         if p.lmr_history > 0 {
-            r -= self.history[me.index()][mv as usize] * 1024 / p.lmr_history;
+            let h = self.history[me.index()][mv as usize] * 1024;
+            // The default divisor as a constant: a shift, not a division per move.
+            r -= if p.lmr_history == 8192 {
+                h / 8192
+            } else {
+                h / p.lmr_history
+            };
         }
         if self.board.line_patterns().class(me, mv as usize) >= Class::Three {
             r -= p.lmr_threat;
