@@ -159,6 +159,12 @@ pub struct Params {
     /// `lmr_log` reductions, in 1024ths of a ply: more for the defences of a defending node
     /// (which has no static evaluation, so it already counts as not improving).
     pub lmr_defend: i32,
+    /// Late-move reductions at the root: the root moves after the `root_lmr_after`-th that
+    /// make no four are searched first with this share (in 1024ths) of a PV node's `lmr_log`
+    /// reduction, and again in full where they beat the best (0: root moves are not reduced).
+    pub root_lmr: i32,
+    /// Root moves searched in full before `root_lmr` reduces the others.
+    pub root_lmr_after: usize,
 }
 
 impl Default for Params {
@@ -228,6 +234,8 @@ impl Default for Params {
             defend_ext: false,
             defend_lmr: true,
             lmr_defend: 1024,
+            root_lmr: 0,
+            root_lmr_after: 2,
         }
     }
 }
@@ -313,6 +321,8 @@ impl Params {
             "defend_ext" => flag(&mut self.defend_ext),
             "defend_lmr" => flag(&mut self.defend_lmr),
             "lmr_defend" => int.map(|v| self.lmr_defend = v),
+            "root_lmr" => int.filter(|&v| v >= 0).map(|v| self.root_lmr = v),
+            "root_lmr_after" => size.map(|v| self.root_lmr_after = v),
             _ => None,
         }
         .is_some()

@@ -362,12 +362,16 @@ impl Searcher<'_> {
             if live {
                 observer.realtime(Realtime::Enter(p), self.clock.elapsed_ms());
             }
+            let reduce = self.root_reduction(depth, k, mv);
             self.board.play(p);
             let mut score;
             if k == 0 {
                 score = -self.negamax(depth - 1, -hi, -alpha, 1, true, false);
             } else {
-                score = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, false, true);
+                score = -self.negamax(depth - 1 - reduce, -alpha - 1, -alpha, 1, false, true);
+                if reduce > 0 && score > alpha && !self.aborted {
+                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, false, true);
+                }
                 if score > alpha && score < hi && !self.aborted {
                     score = -self.negamax(depth - 1, -hi, -alpha, 1, true, false);
                 }
@@ -403,6 +407,23 @@ impl Searcher<'_> {
             self.root_changed = k > 0 || self.aborted;
         }
         best
+    }
+
+    /// Plies the `k`-th root move `mv` (0-based) is reduced by in its first, null-window
+    /// search at `depth` (`root_lmr`): none for the first moves, for fours, or when the root
+    /// searches several lines or proves losses.
+    fn root_reduction(&self, depth: i32, k: usize, mv: u16) -> i32 {
+        let p = &self.params;
+        if p.root_lmr == 0 || k < p.root_lmr_after || self.options.lines != 1 || self.options.defend
+        {
+            return 0;
+        }
+        let me = self.board.to_move();
+        if self.board.line_patterns().class(me, mv as usize).is_four() {
+            return 0;
+        }
+        let r = self.log_reduction(depth, k, mv, true, false, 0);
+        (r * p.root_lmr + 512) >> 10
     }
 
     /// Step 3. The guard: before `chosen` is played, the threat solver looks for the
