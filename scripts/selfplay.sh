@@ -4,8 +4,8 @@
 # opening differ) from random openings (4 stones near the centre, each played with both
 # colours), in every rule the weights distinguish.
 #   usage: scripts/selfplay.sh OUTDIR [NODES] [GAMES_PER_RULE] [SEED]
-# Writes OUTDIR/<rule>-<size>.txt (arena records) and .log. Deterministic for a given build,
-# node budget and seed.
+# Writes OUTDIR/<rule>-<size>.txt (arena records) and .log. Nearly deterministic for a given build,
+# node budget and seed (a replay of three generations differed in a few games of 20000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/selfplay.sh OUTDIR [NODES] [GAMES_PER_RULE] [SEED]}
