@@ -201,7 +201,7 @@ impl Default for Params {
             rfp_margin: 80,
             rfp_offset: 0,
             soft_percent: 100,
-            lmr_log: 10,
+            lmr_log: 8,
             mcp: true,
             mcp_base: 3,
             mcp_pv: 4,
