@@ -118,8 +118,6 @@ impl Searcher<'_> {
         // most nodes that have one cut off on it, and then need no move list. The other moves
         // are ordered with the history and killers its search left.
         let alpha0 = alpha;
-        // On the principal variation now, or stored from it before ("table PV").
-        let tt_pv = pv || tt_entry.is_some_and(|e| e.pv);
         let mut first = None;
         if let Some(mv) = tt_entry.and_then(|e| e.mv).filter(|_| open) {
             if self.board.is_candidate(mv as usize) {
@@ -142,7 +140,7 @@ impl Searcher<'_> {
                         self.cutoffs[0] += 1;
                         self.cutoffs[1] += 1;
                         self.reward(ply, mv, depth, &[]);
-                        self.remember(key, depth, score, alpha0, beta, mv, ply, tt_pv);
+                        self.remember(key, depth, score, alpha0, beta, mv, ply);
                         return score;
                     }
                     first = Some((mv, score));
@@ -317,8 +315,7 @@ impl Searcher<'_> {
             } else if self.params.lmr_log > 0 {
                 let p = &self.params;
                 let extra = if improving { 0 } else { p.lmr_improving }
-                    + if defending { p.lmr_defend } else { 0 }
-                    - if tt_pv && !pv { p.lmr_ttpv } else { 0 };
+                    + if defending { p.lmr_defend } else { 0 };
                 self.log_reduction(depth, searched, mv, pv, cut, extra)
             } else if !pv && !defending {
                 self.params.reduction(depth, searched)
@@ -400,14 +397,13 @@ impl Searcher<'_> {
 
         // Step 8. Remember the result (not that of a search without the table's move).
         if self.excluded[ply] == NONE {
-            self.remember(key, depth, best, alpha0, beta, best_move, ply, tt_pv);
+            self.remember(key, depth, best, alpha0, beta, best_move, ply);
         }
         self.give_back(ply, moves, best)
     }
 
     /// Stores a node's result in the table: `best` found with the window (`alpha0`, `beta`)
-    /// it was searched with, by `best_move` (`NONE` if none); `pv` where the node is on the
-    /// principal variation or its entry was.
+    /// it was searched with, by `best_move` (`NONE` if none).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn remember(
         &self,
@@ -418,7 +414,6 @@ impl Searcher<'_> {
         beta: i32,
         best_move: u16,
         ply: usize,
-        pv: bool,
     ) {
         let bound = if best >= beta {
             Bound::Lower
@@ -434,7 +429,6 @@ impl Searcher<'_> {
                 bound,
                 score: score_to_tt(best, ply),
                 mv: (best_move != NONE).then_some(best_move),
-                pv,
             },
         );
     }

@@ -165,9 +165,6 @@ pub struct Params {
     pub root_lmr: i32,
     /// Root moves searched in full before `root_lmr` reduces the others.
     pub root_lmr_after: usize,
-    /// `lmr_log` reductions, in 1024ths of a ply: less at a node off the principal variation
-    /// whose table entry was stored on it ("table PV").
-    pub lmr_ttpv: i32,
 }
 
 impl Default for Params {
@@ -239,7 +236,6 @@ impl Default for Params {
             lmr_defend: 1024,
             root_lmr: 0,
             root_lmr_after: 2,
-            lmr_ttpv: 0,
         }
     }
 }
@@ -327,7 +323,6 @@ impl Params {
             "lmr_defend" => int.map(|v| self.lmr_defend = v),
             "root_lmr" => int.filter(|&v| v >= 0).map(|v| self.root_lmr = v),
             "root_lmr_after" => size.map(|v| self.root_lmr_after = v),
-            "lmr_ttpv" => int.map(|v| self.lmr_ttpv = v),
             _ => None,
         }
         .is_some()

@@ -19,9 +19,6 @@ pub struct Entry {
     pub score: i32,
     /// Best move as a cell index, if one was found.
     pub mv: Option<u16>,
-    /// Whether the node was on the principal variation (or stored as such before) when this
-    /// was stored.
-    pub pv: bool,
 }
 
 const NO_MOVE: u64 = 0xFFFF;
@@ -184,8 +181,7 @@ impl TranspositionTable {
         };
         let depth = (e.depth.clamp(-64, 191) + 64) as u64;
         let mv = e.mv.map_or(NO_MOVE, u64::from);
-        let data = ((e.score as i64 as u64) << 33)
-            | ((e.pv as u64) << 32)
+        let data = ((e.score as u32 as u64) << 32)
             | (mv << 16)
             | (generation << 10)
             | (bound << 8)
@@ -196,7 +192,7 @@ impl TranspositionTable {
 }
 
 /// The entry a data word holds (bits 0-7 depth + 64, 8-9 bound, 10-15 generation, 16-31 move,
-/// 32 the PV flag, 33-63 score: every score is far inside 31 bits).
+/// 32-63 score).
 fn decode(data: u64) -> Entry {
     let bound = match (data >> 8) & 3 {
         1 => Bound::Exact,
@@ -207,9 +203,8 @@ fn decode(data: u64) -> Entry {
     Entry {
         depth: (data & 0xFF) as i32 - 64,
         bound,
-        score: ((data as i64) >> 33) as i32,
+        score: (data >> 32) as u32 as i32,
         mv: (mv != NO_MOVE).then_some(mv as u16),
-        pv: (data >> 32) & 1 == 1,
     }
 }
 
@@ -225,23 +220,11 @@ mod tests {
             bound: Bound::Lower,
             score: -12345,
             mv: Some(300),
-            pv: true,
         };
         tt.prefetch(0xDEAD_BEEF_1234);
         tt.store(0xDEAD_BEEF_1234, e);
         assert_eq!(tt.probe(0xDEAD_BEEF_1234), Some(e));
         assert_eq!(tt.probe(0xDEAD_BEEF_1235), None);
-        let lost = Entry {
-            score: -(super::super::WIN - 7),
-            pv: false,
-            ..e
-        };
-        tt.store(0xDEAD_BEEF_1236, lost);
-        assert_eq!(
-            tt.probe(0xDEAD_BEEF_1236),
-            Some(lost),
-            "a mate score and the PV flag"
-        );
         let shallow = Entry { depth: 2, ..e };
         tt.store(0xDEAD_BEEF_1234, shallow);
         assert_eq!(tt.probe(0xDEAD_BEEF_1234), Some(e), "deeper entry kept");
@@ -256,7 +239,6 @@ mod tests {
             bound: Bound::Exact,
             score: 77,
             mv: Some(5),
-            pv: false,
         };
         tt.store(key, e);
         // Another thread's data word lands beside this key word.
@@ -276,7 +258,6 @@ mod tests {
             bound: Bound::Lower,
             score: depth * 10,
             mv: None,
-            pv: false,
         }
     }
 
