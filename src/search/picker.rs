@@ -2,6 +2,7 @@
 //! defences a threat forces, move order with killers and the history, and what a cutoff
 //! teaches them.
 
+use super::params::divide;
 use super::{NodeKind, Searcher};
 use crate::board::pattern::Class;
 use crate::board::threat::{classify as classify_threat, fours_made, Threat};
@@ -132,9 +133,6 @@ impl Searcher<'_> {
         let history = &self.history[self.board.to_move().index()];
         let killers = self.killers[ply];
         let counter = self.counter_move();
-        let divisor = self.params.history_divisor;
-        // The default divisor as a constant: a shift, not a division per move.
-        let scaled = |h: i32| if divisor == 8 { h / 8 } else { h / divisor };
         for m in moves.iter_mut() {
             if Some(m.1) == tt_move {
                 m.0 = i32::MAX;
@@ -143,7 +141,8 @@ impl Searcher<'_> {
             } else if m.1 == counter {
                 m.0 = m.0.saturating_add(self.params.counter_bonus);
             } else {
-                m.0 = m.0.saturating_add(scaled(history[m.1 as usize]));
+                m.0 =
+                    m.0.saturating_add(divide(history[m.1 as usize], self.params.history_divisor));
             }
         }
         if keep < moves.len() {

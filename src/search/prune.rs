@@ -3,6 +3,7 @@
 //! Their margins and counts are tunables of `params`.
 
 use super::node::score_from_tt;
+use super::params::divide;
 use super::tt::{Bound, Entry};
 use super::{Searcher, MATE_BOUND, NONE, NO_EVAL};
 use crate::board::pattern::Class;
@@ -163,13 +164,7 @@ impl Searcher<'_> {
         }
         r += extra;
         if p.lmr_history > 0 {
-            let h = self.history[me.index()][mv as usize] * 1024;
-            // The default divisor as a constant: a shift, not a division per move.
-            r -= if p.lmr_history == 8192 {
-                h / 8192
-            } else {
-                h / p.lmr_history
-            };
+            r -= divide(self.history[me.index()][mv as usize] * 1024, p.lmr_history);
         }
         if self.board.line_patterns().class(me, mv as usize) >= Class::Three {
             r -= p.lmr_threat;
