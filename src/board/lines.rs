@@ -4,7 +4,7 @@
 //! colour makes a four, and the sums of the pattern evaluation.
 
 use super::grid::Color;
-use super::pattern::{self, Class, Shape, CLASSES, INDEX_SPAN, KEYS, POWERS, SLOTS, WALL};
+use super::pattern::{self, Class, LineTable, Shape, CLASSES, INDEX_SPAN, POWERS, SLOTS, WALL};
 use super::weights::{index_weights, IndexWeights};
 use super::windows::{Windows, NO_CELL};
 use crate::rules::Rule;
@@ -91,7 +91,7 @@ struct Saved {
 pub struct Lines {
     rule: Rule,
     /// Both colours' shapes by line key (`pattern::table`).
-    table: &'static [u8; KEYS],
+    table: LineTable,
     weights: [&'static IndexWeights; 2],
     cells: Vec<CellLines>,
     tally: Tally,
@@ -209,6 +209,7 @@ impl Lines {
         }
         self.occupy_cell(i);
         let ray = windows.ray(i);
+        let reach = self.table.slots();
         for d in 0..4 {
             for s in 0..SLOTS {
                 let q = ray[d * SLOTS + s];
@@ -219,7 +220,8 @@ impl Lines {
                 let q = q as usize;
                 let cell = &mut self.cells[q];
                 cell.keys[d] |= code << (2 * (SLOTS - 1 - s));
-                if cell.index[0] != OCCUPIED {
+                // A cell farther than the table's reach keeps its shapes.
+                if cell.index[0] != OCCUPIED && reach.contains(&s) {
                     self.refresh(q, d, keep);
                 }
             }
@@ -231,6 +233,7 @@ impl Lines {
     pub fn remove(&mut self, windows: &Windows, i: usize) {
         let mark = self.marks.pop();
         let ray = windows.ray(i);
+        let reach = self.table.slots();
         for d in 0..4 {
             for s in 0..SLOTS {
                 let q = ray[d * SLOTS + s];
@@ -240,7 +243,7 @@ impl Lines {
                 let q = q as usize;
                 let cell = &mut self.cells[q];
                 cell.keys[d] &= !(3 << (2 * (SLOTS - 1 - s)));
-                if mark.is_none() && cell.index[0] != OCCUPIED {
+                if mark.is_none() && cell.index[0] != OCCUPIED && reach.contains(&s) {
                     self.refresh(q, d, false);
                 }
             }
@@ -350,14 +353,14 @@ impl Lines {
 
     #[inline]
     fn shape_in(&self, c: usize, key: u32) -> u8 {
-        pattern::entry_shape(self.table[key as usize & (KEYS - 1)], c)
+        pattern::entry_shape(self.table.entry(key), c)
     }
 
     /// The key of the empty cell `q` along direction `d` changed: read its shapes again
     /// (saving them first, with `keep`, when they change).
     #[inline]
     fn refresh(&mut self, q: usize, d: usize, keep: bool) {
-        let both = self.table[self.cells[q].keys[d] as usize & (KEYS - 1)];
+        let both = self.table.entry(self.cells[q].keys[d]);
         let now = [pattern::entry_shape(both, 0), pattern::entry_shape(both, 1)];
         if now == [self.cells[q].shapes[0][d], self.cells[q].shapes[1][d]] {
             return;
@@ -432,7 +435,7 @@ impl Lines {
         }
         let ray = windows.ray(i);
         for d in 0..4 {
-            for s in 0..SLOTS {
+            for s in self.table.slots() {
                 let q = ray[d * SLOTS + s];
                 if q == NO_CELL {
                     continue;
@@ -442,7 +445,7 @@ impl Lines {
                     continue;
                 }
                 let key = cell.keys[d] | code << (2 * (SLOTS - 1 - s));
-                let both = self.table[key as usize & (KEYS - 1)];
+                let both = self.table.entry(key);
                 for c in 0..2 {
                     let (shape, was) = (pattern::entry_shape(both, c), cell.shapes[c][d]);
                     if shape == was {
