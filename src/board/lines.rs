@@ -58,7 +58,7 @@ impl Tally {
     }
 
     /// Adds (`sign` 1) or takes away (-1) what colour `c`'s read of a cell gives.
-    #[inline]
+    #[inline(always)]
     fn add(&mut self, c: usize, read: Read, sign: i32) {
         self.sums[c][0] += sign * read.mover as i32;
         self.sums[c][1] += sign * read.waiter as i32;
@@ -317,7 +317,7 @@ impl Lines {
 
     /// Adds what colour `c`'s read of the empty cell `i` gives: its weights to the sums, the
     /// cell to the four and five sets by its class.
-    #[inline]
+    #[inline(always)]
     fn count(&mut self, c: usize, i: usize) {
         let read = self.cells[i].read[c];
         self.tally.add(c, read, 1);
@@ -331,16 +331,18 @@ impl Lines {
     }
 
     /// Takes back what `count` added for the cell's current read.
-    #[inline]
+    #[inline(always)]
     fn uncount(&mut self, c: usize, i: usize) {
         let read = self.cells[i].read[c];
         self.tally.add(c, read, -1);
-        self.fours[c][i / 64] &= !(1 << (i % 64));
-        self.fives[c][i / 64] &= !(1 << (i % 64));
+        if read.class.is_four() {
+            self.fours[c][i / 64] &= !(1 << (i % 64));
+            self.fives[c][i / 64] &= !(1 << (i % 64));
+        }
     }
 
     /// What colour `c`'s shape index `index` reads as.
-    #[inline]
+    #[inline(always)]
     fn read(&self, c: usize, index: u16) -> Read {
         let w = self.weights[c];
         let i = index as usize & (INDEX_SPAN - 1);
