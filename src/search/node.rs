@@ -469,6 +469,9 @@ impl Searcher<'_> {
         if lines.has_five(me) || lines.has_five(me.opp()) {
             return None;
         }
+        // The child probes the table first: its slot's fetch overlaps the tally's work.
+        self.tt
+            .prefetch(self.board.key_after(mv as usize) ^ self.salt);
         let tally = self.board.tally_after(mv as usize)?;
         let mover = tally.class_counts(me.opp());
         Some(Preview {
