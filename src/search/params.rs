@@ -165,6 +165,9 @@ pub struct Params {
     pub root_lmr: i32,
     /// Root moves searched in full before `root_lmr` reduces the others.
     pub root_lmr_after: usize,
+    /// The least depth a late-move reduction leaves (1: a reduced move is still expanded;
+    /// 0: it may become a leaf, read from its evaluation).
+    pub lmr_floor: i32,
 }
 
 impl Default for Params {
@@ -236,6 +239,7 @@ impl Default for Params {
             lmr_defend: 1024,
             root_lmr: 0,
             root_lmr_after: 2,
+            lmr_floor: 1,
         }
     }
 }
@@ -323,6 +327,9 @@ impl Params {
             "lmr_defend" => int.map(|v| self.lmr_defend = v),
             "root_lmr" => int.filter(|&v| v >= 0).map(|v| self.root_lmr = v),
             "root_lmr_after" => size.map(|v| self.root_lmr_after = v),
+            "lmr_floor" => int
+                .filter(|&v| (0..=4).contains(&v))
+                .map(|v| self.lmr_floor = v),
             _ => None,
         }
         .is_some()

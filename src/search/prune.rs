@@ -169,7 +169,7 @@ impl Searcher<'_> {
         if self.board.line_patterns().class(me, mv as usize) >= Class::Three {
             r -= p.lmr_threat;
         }
-        ((r + 512) >> 10).min(depth - 2).max(0)
+        ((r + 512) >> 10).min(depth - 1 - p.lmr_floor).max(0)
     }
 }
 
