@@ -383,8 +383,6 @@ impl Params {
     }
 }
 
-/// The unrounded plies of the `lmr_log` formula for the `searched`-th move (0-based) of a node
-/// with `depth` plies left: ln(depth)·ln(move number)·10 / `divisor`.
 /// `x / divisor` (rounded toward zero), with the history divisors of the defaults (8 and
 /// 8192) as constants: the move loop then shifts where it would divide.
 #[inline]
@@ -396,6 +394,8 @@ pub fn divide(x: i32, divisor: i32) -> i32 {
     }
 }
 
+/// The unrounded plies of the `lmr_log` formula for the `searched`-th move (0-based) of a node
+/// with `depth` plies left: ln(depth)·ln(move number)·10 / `divisor`.
 fn log_reduction(depth: i32, searched: usize, divisor: i32) -> f64 {
     (depth as f64).ln() * ((searched + 1) as f64).ln() * 10.0 / divisor as f64
 }
