@@ -225,6 +225,12 @@ mod tests {
         tt.store(0xDEAD_BEEF_1234, e);
         assert_eq!(tt.probe(0xDEAD_BEEF_1234), Some(e));
         assert_eq!(tt.probe(0xDEAD_BEEF_1235), None);
+        let lost = Entry {
+            score: -(super::super::WIN - 7),
+            ..e
+        };
+        tt.store(0xDEAD_BEEF_1236, lost);
+        assert_eq!(tt.probe(0xDEAD_BEEF_1236), Some(lost), "a mate score");
         let shallow = Entry { depth: 2, ..e };
         tt.store(0xDEAD_BEEF_1234, shallow);
         assert_eq!(tt.probe(0xDEAD_BEEF_1234), Some(e), "deeper entry kept");
