@@ -270,13 +270,14 @@ impl Searcher<'_> {
                 break;
             }
             // Step 7a. Move-count pruning: once enough moves were tried and one of them does
-            // not lose, only the moves that make a four are left.
+            // not lose, only the moves that make a four (`mcp_keep`) are left.
             if !pruning && searched >= move_limit && best > -MATE_BOUND {
                 pruning = true;
                 let lines = self.board.line_patterns();
+                let keep = Class::from_u8(self.params.mcp_keep);
                 let mut w = k;
                 for j in k..moves.len() {
-                    if lines.class(me, moves[j].1 as usize).is_four() {
+                    if lines.class(me, moves[j].1 as usize) >= keep {
                         moves.swap(w, j);
                         w += 1;
                     }

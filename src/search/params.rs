@@ -1,5 +1,6 @@
 //! Every tunable of the search and evaluation, with its default.
 
+use crate::board::pattern::Class;
 use crate::eval::EvalParams;
 
 /// Search and evaluation tunables. Weights are in sixteenths.
@@ -78,6 +79,9 @@ pub struct Params {
     pub mcp_base: i32,
     /// Move-count pruning: extra moves for a PV node.
     pub mcp_pv: i32,
+    /// Move-count pruning keeps the moves whose threat class for the mover is at least this
+    /// (`pattern::Class` as a number: 9 a four, 6 an open three).
+    pub mcp_keep: u8,
     /// `lmr_log` reductions, in 1024ths of a ply: less at PV nodes.
     pub lmr_pv: i32,
     /// More at expected cut nodes.
@@ -205,6 +209,7 @@ impl Default for Params {
             mcp: true,
             mcp_base: 3,
             mcp_pv: 4,
+            mcp_keep: 9,
             lmr_pv: 1024,
             lmr_cut: 1024,
             lmr_improving: 1024,
@@ -292,6 +297,10 @@ impl Params {
             "mcp" => flag(&mut self.mcp),
             "mcp_base" => int.map(|v| self.mcp_base = v),
             "mcp_pv" => int.map(|v| self.mcp_pv = v),
+            "mcp_keep" => u8::try_from(value)
+                .ok()
+                .filter(|&v| v <= Class::Five as u8)
+                .map(|v| self.mcp_keep = v),
             "lmr_pv" => int.map(|v| self.lmr_pv = v),
             "lmr_cut" => int.map(|v| self.lmr_cut = v),
             "lmr_improving" => int.map(|v| self.lmr_improving = v),
