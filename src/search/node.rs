@@ -309,8 +309,10 @@ impl Searcher<'_> {
                 self.board.lines(me, mv as usize, 3) > 0
             };
             // Step 7b. Late-move reductions: not of forced replies nor of fours; at a
-            // defending node only with `defend_lmr` (its defences after the first).
-            let reducible = !four && (!defending || self.params.defend_lmr);
+            // defending node only with `defend_lmr` (its defences after the first); fours
+            // only with `lmr_fours` (1: a defending node's, 2: every node's).
+            let reducible = (!four || self.params.lmr_fours > (!defending) as u8)
+                && (!defending || self.params.defend_lmr);
             let reduce = if forced || !reducible {
                 0
             } else if self.params.lmr_log > 0 {

@@ -160,6 +160,9 @@ pub struct Params {
     /// Late-move reductions at a defending node too: its defences after the first are
     /// reduced by the formula, as quiet moves are (its own fours never).
     pub defend_lmr: bool,
+    /// Late-move reductions of fours: 0 never; 1 a defending node's own fours (its
+    /// counter-attacks, with `defend_lmr`), as its defences are; 2 every node's.
+    pub lmr_fours: u8,
     /// `lmr_log` reductions, in 1024ths of a ply: more for the defences of a defending node
     /// (which has no static evaluation, so it already counts as not improving).
     pub lmr_defend: i32,
@@ -241,6 +244,7 @@ impl Default for Params {
             guard_nodes: 20_000,
             defend_ext: false,
             defend_lmr: true,
+            lmr_fours: 1,
             lmr_defend: 1024,
             root_lmr: 0,
             root_lmr_after: 2,
@@ -333,6 +337,7 @@ impl Params {
             "guard_nodes" => count.map(|v| self.guard_nodes = v),
             "defend_ext" => flag(&mut self.defend_ext),
             "defend_lmr" => flag(&mut self.defend_lmr),
+            "lmr_fours" => u8::try_from(value).ok().map(|v| self.lmr_fours = v.min(2)),
             "lmr_defend" => int.map(|v| self.lmr_defend = v),
             "root_lmr" => int.filter(|&v| v >= 0).map(|v| self.root_lmr = v),
             "root_lmr_after" => size.map(|v| self.root_lmr_after = v),
