@@ -158,7 +158,7 @@ pub struct Params {
     /// as the reply to a four is, so that a line of threes costs the attacker one ply each.
     pub defend_ext: bool,
     /// Late-move reductions at a defending node too: its defences after the first are
-    /// reduced by the formula, as quiet moves are (its own fours never).
+    /// reduced by the formula, as quiet moves are (its own fours as `lmr_fours` says).
     pub defend_lmr: bool,
     /// Late-move reductions of fours: 0 never; 1 a defending node's own fours (its
     /// counter-attacks, with `defend_lmr`), as its defences are; 2 every node's.
