@@ -311,8 +311,12 @@ impl Searcher<'_> {
             // Step 7b. Late-move reductions: not of forced replies nor of fours; at a
             // defending node only with `defend_lmr` (its defences after the first); fours
             // only with `lmr_fours` (1: a defending node's, 2: every node's).
-            let reducible = (!four || self.params.lmr_fours > (!defending) as u8)
-                && (!defending || self.params.defend_lmr);
+            let four_reducible = match self.params.lmr_fours {
+                0 => false,
+                1 => defending,
+                _ => true,
+            };
+            let reducible = (!four || four_reducible) && (!defending || self.params.defend_lmr);
             let reduce = if forced || !reducible {
                 0
             } else if self.params.lmr_log > 0 {
