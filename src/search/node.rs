@@ -308,9 +308,9 @@ impl Searcher<'_> {
             } else {
                 self.board.lines(me, mv as usize, 3) > 0
             };
-            // Step 7b. Late-move reductions: not of forced replies nor of fours; at a
-            // defending node only with `defend_lmr` (its defences after the first); fours
-            // only with `lmr_fours` (1: a defending node's, 2: every node's).
+            // Step 7b. Late-move reductions: never of forced replies; at a defending node
+            // only with `defend_lmr` (its moves after the first); of fours only as
+            // `lmr_fours` says (0: none, 1: a defending node's, 2: every node's).
             let four_reducible = match self.params.lmr_fours {
                 0 => false,
                 1 => defending,

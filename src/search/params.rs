@@ -337,7 +337,10 @@ impl Params {
             "guard_nodes" => count.map(|v| self.guard_nodes = v),
             "defend_ext" => flag(&mut self.defend_ext),
             "defend_lmr" => flag(&mut self.defend_lmr),
-            "lmr_fours" => u8::try_from(value).ok().map(|v| self.lmr_fours = v.min(2)),
+            "lmr_fours" => u8::try_from(value)
+                .ok()
+                .filter(|&v| v <= 2)
+                .map(|v| self.lmr_fours = v),
             "lmr_defend" => int.map(|v| self.lmr_defend = v),
             "root_lmr" => int.filter(|&v| v >= 0).map(|v| self.root_lmr = v),
             "root_lmr_after" => size.map(|v| self.root_lmr_after = v),
@@ -441,6 +444,22 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn settings_out_of_range_are_refused_and_leave_the_value() {
+        let mut p = Params::default();
+        for v in [0, 2, 1] {
+            assert!(p.set("lmr_fours", v));
+            assert_eq!(p.lmr_fours, v as u8);
+        }
+        for v in [3, 7, -1, 300] {
+            assert!(!p.set("lmr_fours", v), "lmr_fours {v}");
+            assert_eq!(p.lmr_fours, 1);
+        }
+        assert!(!p.set("lmr_floor", 5));
+        assert_eq!(p.lmr_floor, Params::default().lmr_floor);
+        assert!(!p.set("no_such_tunable", 1));
     }
 
     #[test]
