@@ -124,11 +124,13 @@ impl Searcher<'_> {
                 let p = self.pos(mv);
                 if !self.is_foul(p) {
                     // Step 3f. Singular extension: a table move that alone holds the table's
-                    // score is searched a ply deeper, one that others match a ply shallower.
-                    let extension = match self.singular(depth, beta, ply, cut, key, tt_entry) {
+                    // score is searched a ply deeper (two where the others fall far below,
+                    // with `se_double`), one that others match a ply shallower.
+                    let extension = match self.singular(depth, beta, ply, pv, cut, key, tt_entry) {
                         Singular::Cut(score) => return score,
                         Singular::Extend(plies) => plies,
                     };
+                    self.double_next = extension == 2;
                     let d = depth - 1 + extension;
                     let preview = self.preview(d, mv);
                     let score =
@@ -507,6 +509,10 @@ impl Searcher<'_> {
         if self.params.rfp_attack {
             let me = self.board.to_move();
             self.four_move[ply] = self.board.line_patterns().class(me, mv as usize).is_four();
+        }
+        if self.params.se_double > 0 && ply > 0 {
+            self.doubles[ply] = self.doubles[ply - 1] + u32::from(self.double_next);
+            self.double_next = false;
         }
         let Some(preview) = preview else {
             self.play(mv);

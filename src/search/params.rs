@@ -127,6 +127,11 @@ pub struct Params {
     /// Singular extension: how far below the table's score, per remaining ply, the other
     /// moves must stay.
     pub se_margin: i32,
+    /// Singular extension: a non-PV table move whose alternatives stay this much further
+    /// below is extended two plies (0: never)...
+    pub se_double: i32,
+    /// ...at most this many times along a line.
+    pub se_double_max: u32,
     /// Deepest remaining depth at which a child's first steps are previewed before its move.
     pub preview_depth: i32,
     /// No reverse futility for a side whose last two moves both made fours (its attack is
@@ -234,6 +239,8 @@ impl Default for Params {
             nmp_divisor: 4,
             se_depth: 6,
             se_margin: 2,
+            se_double: 0,
+            se_double_max: 6,
             rfp_attack: false,
             counter_bonus: 0,
             iir_depth: 0,
@@ -326,6 +333,8 @@ impl Params {
             "nmp_divisor" => int.filter(|&v| v > 0).map(|v| self.nmp_divisor = v),
             "se_depth" => int.filter(|&v| v >= 0).map(|v| self.se_depth = v),
             "se_margin" => int.map(|v| self.se_margin = v),
+            "se_double" => int.filter(|&v| v >= 0).map(|v| self.se_double = v),
+            "se_double_max" => small.map(|v| self.se_double_max = v),
             "qfours" => small.map(|v| self.qfours = v.min(32)),
             "rfp_attack" => flag(&mut self.rfp_attack),
             "counter_bonus" => int.map(|v| self.counter_bonus = v),
@@ -459,6 +468,8 @@ mod tests {
         }
         assert!(!p.set("lmr_floor", 5));
         assert_eq!(p.lmr_floor, Params::default().lmr_floor);
+        assert!(!p.set("se_double", -1));
+        assert_eq!(p.se_double, Params::default().se_double);
         assert!(!p.set("no_such_tunable", 1));
     }
 

@@ -43,6 +43,7 @@ impl Searcher<'_> {
             if theirs[Class::DoubleThree as usize] == 0 {
                 let reduced = depth - 1 - p.nmp_reduce - depth / p.nmp_divisor.max(1);
                 self.board.set_to_move(me.opp());
+                self.doubles[ply + 1] = self.doubles[ply];
                 let score = -self.negamax(reduced, -beta, -beta + 1, ply + 1, false, !cut);
                 self.board.set_to_move(me);
                 if self.aborted {
@@ -67,11 +68,13 @@ impl Searcher<'_> {
 
     /// The singular-extension test of the table's move at an open node (step 3f): the node
     /// searched without that move at half depth, against a bound just below the table's score.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn singular(
         &mut self,
         depth: i32,
         beta: i32,
         ply: usize,
+        pv: bool,
         cut: bool,
         key: u64,
         tt_entry: Option<Entry>,
@@ -110,7 +113,12 @@ impl Searcher<'_> {
         if self.aborted {
             Singular::Cut(0)
         } else if v < s_beta {
-            Singular::Extend(1)
+            let p = &self.params;
+            let double = p.se_double > 0
+                && !pv
+                && v < s_beta - p.se_double
+                && self.doubles[ply] < p.se_double_max;
+            Singular::Extend(1 + i32::from(double))
         } else if s_beta >= beta {
             Singular::Cut(s_beta)
         } else if score >= beta {
