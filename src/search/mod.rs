@@ -210,10 +210,8 @@ struct Searcher<'a> {
     evals: Vec<i32>,
     /// Whether the move into each ply made a four (kept only with `rfp_attack`).
     four_move: Vec<bool>,
-    /// The double singular extensions along the line to each ply, and whether the next
-    /// child is one (kept only with `se_double`).
+    /// The double singular extensions along the line to each ply (`se_double`).
     doubles: Vec<u32>,
-    double_next: bool,
     /// The move a singular-extension test leaves out at each ply (`NONE`: none).
     excluded: Vec<u16>,
     fours: Vec<u16>,
@@ -335,7 +333,6 @@ fn searcher<'a>(
         excluded: vec![NONE; MAX_PLY + 2],
         four_move: vec![false; MAX_PLY + 2],
         doubles: vec![0; MAX_PLY + 2],
-        double_next: false,
         history: [vec![0; dims.cells()], vec![0; dims.cells()]],
         counters: [vec![NONE; dims.cells()], vec![NONE; dims.cells()]],
         fours: Vec::new(),

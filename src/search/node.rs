@@ -119,6 +119,7 @@ impl Searcher<'_> {
         // are ordered with the history and killers its search left.
         let alpha0 = alpha;
         let mut first = None;
+        self.doubles[ply + 1] = self.doubles[ply];
         if let Some(mv) = tt_entry.and_then(|e| e.mv).filter(|_| open) {
             if self.board.is_candidate(mv as usize) {
                 let p = self.pos(mv);
@@ -130,11 +131,12 @@ impl Searcher<'_> {
                         Singular::Cut(score) => return score,
                         Singular::Extend(plies) => plies,
                     };
-                    self.double_next = extension == 2;
                     let d = depth - 1 + extension;
                     let preview = self.preview(d, mv);
+                    self.doubles[ply + 1] += u32::from(extension == 2);
                     let score =
                         -self.child(mv, preview, d, -beta, -alpha, ply + 1, pv, !pv && !cut);
+                    self.doubles[ply + 1] = self.doubles[ply];
                     if self.aborted {
                         return 0;
                     }
@@ -509,10 +511,6 @@ impl Searcher<'_> {
         if self.params.rfp_attack {
             let me = self.board.to_move();
             self.four_move[ply] = self.board.line_patterns().class(me, mv as usize).is_four();
-        }
-        if self.params.se_double > 0 && ply > 0 {
-            self.doubles[ply] = self.doubles[ply - 1] + u32::from(self.double_next);
-            self.double_next = false;
         }
         let Some(preview) = preview else {
             self.play(mv);
