@@ -325,10 +325,8 @@ impl Searcher<'_> {
                 0
             } else if self.params.lmr_log > 0 {
                 let p = &self.params;
-                let killer = cut && self.killers[ply].contains(&mv);
                 let extra = if improving { 0 } else { p.lmr_improving }
-                    + if defending { p.lmr_defend } else { 0 }
-                    - if killer { p.lmr_killer } else { 0 };
+                    + if defending { p.lmr_defend } else { 0 };
                 self.log_reduction(depth, searched, mv, pv, cut, extra)
             } else if !pv && !defending {
                 self.params.reduction(depth, searched)

@@ -171,9 +171,6 @@ pub struct Params {
     /// `lmr_log` reductions, in 1024ths of a ply: more for the defences of a defending node
     /// (which has no static evaluation, so it already counts as not improving).
     pub lmr_defend: i32,
-    /// `lmr_log` reductions, in 1024ths of a ply: less for a killer move at an expected cut
-    /// node (0: a killer is reduced there like any other move; 1024 cancels `lmr_cut`).
-    pub lmr_killer: i32,
     /// Late-move reductions at the root: the root moves after the `root_lmr_after`-th that
     /// make no four are searched first with this share (in 1024ths) of a PV node's `lmr_log`
     /// reduction, and again in full where they beat the best (0: root moves are not reduced).
@@ -256,7 +253,6 @@ impl Default for Params {
             defend_lmr: true,
             lmr_fours: 1,
             lmr_defend: 1024,
-            lmr_killer: 0,
             root_lmr: 0,
             root_lmr_after: 2,
             lmr_floor: 1,
@@ -355,7 +351,6 @@ impl Params {
                 .filter(|&v| v <= 2)
                 .map(|v| self.lmr_fours = v),
             "lmr_defend" => int.map(|v| self.lmr_defend = v),
-            "lmr_killer" => int.map(|v| self.lmr_killer = v),
             "root_lmr" => int.filter(|&v| v >= 0).map(|v| self.root_lmr = v),
             "root_lmr_after" => size.map(|v| self.root_lmr_after = v),
             "lmr_floor" => int
@@ -475,8 +470,6 @@ mod tests {
         assert_eq!(p.lmr_floor, Params::default().lmr_floor);
         assert!(!p.set("se_double", -1));
         assert_eq!(p.se_double, Params::default().se_double);
-        assert!(p.set("lmr_killer", 1024));
-        assert_eq!(p.lmr_killer, 1024);
         assert!(!p.set("no_such_tunable", 1));
     }
 
