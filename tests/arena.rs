@@ -119,6 +119,7 @@ fn self_play_records_are_justified_by_the_referee() {
             }
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A fake engine: answers START with OK and every move request as `act` says.
@@ -199,4 +200,5 @@ fn misbehaving_engines_lose_and_the_match_goes_on() {
         out.contains("bot: 0 timeouts, 0 crashes, 0 illegal moves"),
         "{out}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
