@@ -92,6 +92,10 @@ pub struct Params {
     pub lmr_threat: i32,
     /// The move's history score is divided by this and taken off (0: not used).
     pub lmr_history: i32,
+    /// Taken off the history score before that division, so that a move with an ordinary
+    /// history (most searched moves have some) is reduced more and only a good one less
+    /// (Rapfi's statScore offset).
+    pub lmr_history_offset: i32,
     /// After a reduced move fails high, its re-search goes one ply deeper when it beat the
     /// best score by this margin (0: a plain full-depth re-search).
     pub lmr_deeper: i32,
@@ -223,6 +227,7 @@ impl Default for Params {
             lmr_improving: 1024,
             lmr_threat: 1024,
             lmr_history: 8192,
+            lmr_history_offset: 0,
             lmr_deeper: 0,
             rfp_improving: true,
             killer_bonus: 2000,
@@ -317,6 +322,9 @@ impl Params {
             "lmr_improving" => int.map(|v| self.lmr_improving = v),
             "lmr_threat" => int.map(|v| self.lmr_threat = v),
             "lmr_history" => int.filter(|&v| v >= 0).map(|v| self.lmr_history = v),
+            "lmr_history_offset" => int
+                .filter(|v| v.abs() <= 1 << 16)
+                .map(|v| self.lmr_history_offset = v),
             "lmr_deeper" => int.filter(|&v| v >= 0).map(|v| self.lmr_deeper = v),
             "rfp_improving" => flag(&mut self.rfp_improving),
             "killer_bonus" => int.map(|v| self.killer_bonus = v),
@@ -471,6 +479,10 @@ mod tests {
         assert!(!p.set("se_double", -1));
         assert_eq!(p.se_double, Params::default().se_double);
         assert!(!p.set("no_such_tunable", 1));
+        // The history offset is kept where `history × 1024` cannot overflow.
+        assert!(p.set("lmr_history_offset", 4000));
+        assert!(!p.set("lmr_history_offset", 1 << 20));
+        assert_eq!(p.lmr_history_offset, 4000);
     }
 
     #[test]

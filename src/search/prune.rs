@@ -172,7 +172,8 @@ impl Searcher<'_> {
         }
         r += extra;
         if p.lmr_history > 0 {
-            r -= divide(self.history[me.index()][mv as usize] * 1024, p.lmr_history);
+            let h = self.history[me.index()][mv as usize] - p.lmr_history_offset;
+            r -= divide(h * 1024, p.lmr_history);
         }
         if self.board.line_patterns().class(me, mv as usize) >= Class::Three {
             r -= p.lmr_threat;
