@@ -29,24 +29,13 @@ fn search_with(
     clock: &dyn Clock,
     options: RootOptions,
 ) -> Outcome {
-    search_tuned(board, rule, limits, clock, options, Params::default())
-}
-
-fn search_tuned(
-    board: Board,
-    rule: Rule,
-    limits: Limits,
-    clock: &dyn Clock,
-    options: RootOptions,
-    params: Params,
-) -> Outcome {
     let tt = TranspositionTable::new(1 << 20);
     let stop = AtomicBool::new(false);
     Search {
         board,
         rule,
         limits,
-        params,
+        params: Params::default(),
         tt: &tt,
         clock,
         stop: &stop,
@@ -411,51 +400,6 @@ fn sees_a_long_threat_win_against_it_within_a_node_budget() {
         ..Limits::default()
     };
     let out = search(board, Rule::Standard, limits, &NoClock);
-    assert!(out.score <= -MATE_BOUND, "score {}", out.score);
-}
-
-#[test]
-fn the_tables_score_as_the_evaluation_keeps_the_tactics() {
-    // `tt_eval` lets a stored bound stand for the static evaluation in the pruning tests: the
-    // forced defence and the long threat win must survive it.
-    let mut params = Params::default();
-    assert!(params.set("tt_eval", 1));
-    let mut board = diagram::parse(FOUR_THREE).unwrap();
-    board.set_to_move(Color::Black);
-    for depth in 1..=6 {
-        let limits = Limits {
-            max_depth: Some(depth),
-            ..Limits::default()
-        };
-        let options = RootOptions::default();
-        let out = search_tuned(
-            board.clone(),
-            Rule::Freestyle,
-            limits,
-            &NoClock,
-            options,
-            params.clone(),
-        );
-        let p = out.best.unwrap();
-        assert!(
-            !white_threat_after(&board, p),
-            "depth {depth}: after {p} the threat stands"
-        );
-    }
-    let mut board = diagram::parse(LONG_THREAT_WIN).unwrap();
-    board.set_to_move(Color::Black);
-    let limits = Limits {
-        max_nodes: Some(200_000),
-        ..Limits::default()
-    };
-    let out = search_tuned(
-        board,
-        Rule::Standard,
-        limits,
-        &NoClock,
-        RootOptions::default(),
-        params,
-    );
     assert!(out.score <= -MATE_BOUND, "score {}", out.score);
 }
 

@@ -89,7 +89,6 @@ impl Searcher<'_> {
         if open {
             let eval = evaluate(&self.board, &self.params.eval);
             self.evals[ply] = eval;
-            let eval = self.pruning_eval(tt_entry, eval, ply);
             if self.futile(depth, beta, pv, eval, ply) {
                 return eval;
             }
@@ -98,27 +97,6 @@ impl Searcher<'_> {
             }
         }
         self.expand(depth, alpha, beta, ply, pv, cut, key, tt_entry, open)
-    }
-
-    /// The evaluation the pruning tests of the node at `ply` read: its static evaluation
-    /// `eval`, or with `tt_eval` the score of its table entry where that bounds the node's
-    /// value nearer (a lower bound above `eval`, an upper bound below it, an exact score;
-    /// never a mate score).
-    fn pruning_eval(&self, tt_entry: Option<Entry>, eval: i32, ply: usize) -> i32 {
-        let Some(e) = tt_entry.filter(|_| self.params.tt_eval && eval != NO_EVAL) else {
-            return eval;
-        };
-        let score = score_from_tt(e.score, ply);
-        let nearer = match e.bound {
-            Bound::Exact => true,
-            Bound::Lower => score > eval,
-            Bound::Upper => score < eval,
-        };
-        if nearer && score.abs() < MATE_BOUND {
-            score
-        } else {
-            eval
-        }
     }
 
     /// Steps 3e to 8 of `negamax`: a node that its first steps did not settle (`key` and
@@ -236,7 +214,6 @@ impl Searcher<'_> {
         if quiet && !open {
             let eval = evaluate(&self.board, &self.params.eval);
             self.evals[ply] = eval;
-            let eval = self.pruning_eval(tt_entry, eval, ply);
             if self.futile(depth, beta, pv, eval, ply) {
                 return self.give_back(ply, moves, eval);
             }
@@ -562,13 +539,12 @@ impl Searcher<'_> {
             return score;
         }
         self.evals[ply] = if preview.open { preview.eval } else { NO_EVAL };
-        let eval = self.pruning_eval(tt_entry, preview.eval, ply);
-        if preview.open && self.futile(depth, beta, pv, eval, ply) {
-            return eval;
+        if preview.open && self.futile(depth, beta, pv, preview.eval, ply) {
+            return preview.eval;
         }
         self.board.play(self.pos(mv));
         let pruned = if preview.open {
-            self.prune_open(depth, alpha, beta, ply, pv, cut, eval)
+            self.prune_open(depth, alpha, beta, ply, pv, cut, preview.eval)
         } else {
             None
         };

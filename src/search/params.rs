@@ -141,10 +141,6 @@ pub struct Params {
     /// No reverse futility for a side whose last two moves both made fours (its attack is
     /// read on, not judged by the static evaluation).
     pub rfp_attack: bool,
-    /// The table's score stands for the static evaluation in the pruning tests of an open node
-    /// where its bound says it is nearer the truth (a lower bound above it, an upper bound
-    /// below it, an exact score); the "improving" test keeps the static evaluation.
-    pub tt_eval: bool,
     /// Ordering bonus of the counter move (the reply that last cut off after the opponent's
     /// last move); 0: no counter moves.
     pub counter_bonus: i32,
@@ -251,7 +247,6 @@ impl Default for Params {
             se_double: 0,
             se_double_max: 6,
             rfp_attack: false,
-            tt_eval: false,
             counter_bonus: 0,
             iir_depth: 0,
             alpha_raise: 0,
@@ -350,7 +345,6 @@ impl Params {
             "se_double_max" => small.map(|v| self.se_double_max = v),
             "qfours" => small.map(|v| self.qfours = v.min(32)),
             "rfp_attack" => flag(&mut self.rfp_attack),
-            "tt_eval" => flag(&mut self.tt_eval),
             "counter_bonus" => int.map(|v| self.counter_bonus = v),
             "iir_depth" => int.filter(|&v| v >= 0).map(|v| self.iir_depth = v),
             "alpha_raise" => int.filter(|&v| v >= 0).map(|v| self.alpha_raise = v),

@@ -139,7 +139,7 @@ impl Searcher<'_> {
         {
             return false;
         }
-        let improving = self.params.rfp_improving && self.improving(ply, self.evals[ply]);
+        let improving = self.params.rfp_improving && self.improving(ply, eval);
         let plies = depth - self.params.rfp_offset - i32::from(improving);
         eval - self.params.rfp_margin * plies >= beta
     }
