@@ -4,24 +4,35 @@
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use wuzi::board::weights::WEIGHTS;
+use wuzi::board::weights::{ORDER, WEIGHTS};
+use wuzi::eval::order_tune::{self, OrderSample, OrderStats};
 use wuzi::eval::tune::{self, FitOptions, Sample};
-use wuzi::manager::record;
+use wuzi::manager::record::{self, ReadGame};
 
 const USAGE: &str = "usage: wuzi-tune init [--out FILE]
        wuzi-tune fit RECORDS... [--out FILE] [--epochs N] [--rate R] [--reg L] [--from-init]
                      [--threats-only]
+       wuzi-tune order RECORDS... [--out FILE] [--epochs N] [--rate R] [--reg L] [--from-init]
+  (fit: --epochs 1000 --rate 12 unless given; order: --epochs 300 --rate 0.05)
   init       write the starting weights (a formula over shapes and threat classes)
   fit        fit the weights to the games of arena record files (one line per game, as
              written by wuzi-arena --records); every 10th game is held out to check the fit.
              Starts from the built-in weights (from the formula with --from-init); with
              --threats-only the pattern tables stay and only the tempo and the threat-level
              tables are fitted.
-  --out FILE where to write (default src/board/weights/data.rs)";
+  order      fit the move-ordering scores to the moves chosen in the games of arena record
+             files (a softmax over each position's candidates); every 10th game is held out
+             and the top-1 / top-3 agreement of the learned and the hand-set scores printed.
+             Starts from the built-in scores (from zero with --from-init).
+  --out FILE where to write (default src/board/weights/data.rs, for order
+             src/board/weights/order.rs)";
 
 struct Args {
     files: Vec<String>,
-    out: String,
+    out: Option<String>,
+    /// `--epochs` and `--rate`, where given (the two fits have different defaults).
+    epochs: Option<usize>,
+    rate: Option<f64>,
     options: FitOptions,
     from_init: bool,
 }
@@ -29,7 +40,9 @@ struct Args {
 fn parse(args: &[String]) -> Result<Args> {
     let mut a = Args {
         files: Vec::new(),
-        out: "src/board/weights/data.rs".into(),
+        out: None,
+        epochs: None,
+        rate: None,
         options: FitOptions {
             epochs: 1000,
             rate: 12.0,
@@ -42,9 +55,9 @@ fn parse(args: &[String]) -> Result<Args> {
     while let Some(arg) = it.next() {
         let mut value = || it.next().with_context(|| format!("{arg} needs a value"));
         match arg.as_str() {
-            "--out" => a.out = value()?.clone(),
-            "--epochs" => a.options.epochs = value()?.parse()?,
-            "--rate" => a.options.rate = value()?.parse()?,
+            "--out" => a.out = Some(value()?.clone()),
+            "--epochs" => a.epochs = Some(value()?.parse()?),
+            "--rate" => a.rate = Some(value()?.parse()?),
             "--reg" => a.options.regularization = value()?.parse()?,
             "--from-init" => a.from_init = true,
             "--threats-only" => a.options.threats_only = true,
@@ -55,32 +68,13 @@ fn parse(args: &[String]) -> Result<Args> {
     Ok(a)
 }
 
-fn fit(a: Args) -> Result<()> {
+fn fit(mut a: Args) -> Result<()> {
     if a.files.is_empty() {
         bail!("give record files\n{USAGE}");
     }
-    let (mut train, mut held): (Vec<Sample>, Vec<Sample>) = (Vec::new(), Vec::new());
-    let mut games = 0;
-    for f in &a.files {
-        let text = std::fs::read_to_string(f).with_context(|| format!("reading {f}"))?;
-        for line in text.lines() {
-            let Some(game) = record::parse_line(line) else {
-                continue;
-            };
-            games += 1;
-            let samples = tune::game_samples(&game);
-            if games % 10 == 0 {
-                held.extend(samples);
-            } else {
-                train.extend(samples);
-            }
-        }
-    }
-    println!(
-        "{games} games: {} training positions, {} held out",
-        train.len(),
-        held.len()
-    );
+    a.options.epochs = a.epochs.unwrap_or(a.options.epochs);
+    a.options.rate = a.rate.unwrap_or(a.options.rate);
+    let (train, held, games): (Vec<Sample>, _, _) = read_games(&a.files, tune::game_samples)?;
     let start = if a.from_init {
         tune::initial_weights()
     } else {
@@ -102,21 +96,12 @@ fn fit(a: Args) -> Result<()> {
         "loss after:  training {:.5}, held out {:.5}",
         after.0, after.1
     );
-    // Each file as its folder and name (the folders tell generations apart).
-    let names: Vec<String> = a
-        .files
-        .iter()
-        .map(|f| {
-            let parts: Vec<&str> = f.rsplit('/').take(2).collect();
-            parts.into_iter().rev().collect::<Vec<_>>().join("/")
-        })
-        .collect();
     let o = &a.options;
     let provenance = format!(
         "Fitted by `wuzi-tune fit` to {games} games ({}): {} positions, {} held out.\n\
          Options: --epochs {} --rate {} --reg {}{}{}.\n\
          Cross-entropy, training {:.5} -> {:.5}, held out {:.5} -> {:.5}.",
-        names.join(", "),
+        short_names(&a.files),
         train.len() + held.len(),
         held.len(),
         o.epochs,
@@ -133,8 +118,118 @@ fn fit(a: Args) -> Result<()> {
         before.1,
         after.1
     );
-    std::fs::write(&a.out, tune::weights_source(&w, &provenance))?;
-    println!("wrote {}", a.out);
+    let out = a.out.as_deref().unwrap_or("src/board/weights/data.rs");
+    std::fs::write(out, tune::weights_source(&w, &provenance))?;
+    println!("wrote {out}");
+    Ok(())
+}
+
+/// The games of the record files, every 10th held out: (training, held out, games).
+fn read_games<T>(
+    files: &[String],
+    samples: impl Fn(&ReadGame) -> Vec<T>,
+) -> Result<(Vec<T>, Vec<T>, usize)> {
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    let mut games = 0;
+    for f in files {
+        let text = std::fs::read_to_string(f).with_context(|| format!("reading {f}"))?;
+        for line in text.lines() {
+            let Some(game) = record::parse_line(line) else {
+                continue;
+            };
+            games += 1;
+            if games % 10 == 0 {
+                held.extend(samples(&game));
+            } else {
+                train.extend(samples(&game));
+            }
+        }
+    }
+    println!(
+        "{games} games: {} training positions, {} held out",
+        train.len(),
+        held.len()
+    );
+    Ok((train, held, games))
+}
+
+/// Each file as its folder and name (the folders tell generations apart).
+fn short_names(files: &[String]) -> String {
+    files
+        .iter()
+        .map(|f| {
+            let parts: Vec<&str> = f.rsplit('/').take(2).collect();
+            parts.into_iter().rev().collect::<Vec<_>>().join("/")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn show(what: &str, s: &OrderStats) -> String {
+    format!(
+        "{what}: cross-entropy {:.4}, top-1 {:.1}%, top-3 {:.1}% (hand-set scores {:.1}% / {:.1}%)",
+        s.loss,
+        100.0 * s.top1,
+        100.0 * s.top3,
+        100.0 * s.hand_top1,
+        100.0 * s.hand_top3
+    )
+}
+
+fn order(mut a: Args) -> Result<()> {
+    if a.files.is_empty() {
+        bail!("give record files\n{USAGE}");
+    }
+    a.options.epochs = a.epochs.unwrap_or(300);
+    a.options.rate = a.rate.unwrap_or(0.05);
+    let (train, held, games): (Vec<OrderSample>, _, _) =
+        read_games(&a.files, order_tune::game_samples)?;
+    let mut p = if a.from_init {
+        vec![0.0; order_tune::PARAMS]
+    } else {
+        order_tune::flatten(&ORDER)
+    };
+    let before = order_tune::stats(&held, &p);
+    println!("{}", show("held out before", &before));
+    let o = &a.options;
+    order_tune::fit(
+        &train,
+        &mut p,
+        o.epochs,
+        o.rate,
+        o.regularization,
+        &mut |e, l| {
+            println!("epoch {e}: training cross-entropy {l:.5}");
+        },
+    );
+    let w = order_tune::unflatten(&p);
+    let p = order_tune::flatten(&w);
+    let (t, h) = (order_tune::stats(&train, &p), order_tune::stats(&held, &p));
+    println!("{}", show("training", &t));
+    println!("{}", show("held out", &h));
+    for (c, (mine, theirs)) in order_tune::class_means(&train, &p).iter().enumerate() {
+        println!(
+            "class {:?}: mine {mine:.2}, theirs {theirs:.2}",
+            wuzi::board::pattern::Class::from_u8(c as u8)
+        );
+    }
+    let provenance = format!(
+        "Fitted by `wuzi-tune order` to the moves of {games} games ({}): {} positions, {} held out.\n\
+         Options: --epochs {} --rate {} --reg {}{}.\n\
+         {}.\n{}.",
+        short_names(&a.files),
+        train.len() + held.len(),
+        held.len(),
+        o.epochs,
+        o.rate,
+        o.regularization,
+        if a.from_init { " --from-init" } else { "" },
+        show("Training", &t),
+        show("Held out", &h),
+    );
+    let out = a.out.as_deref().unwrap_or("src/board/weights/order.rs");
+    std::fs::write(out, order_tune::order_source(&w, &provenance))?;
+    println!("wrote {out}");
     Ok(())
 }
 
@@ -146,11 +241,13 @@ fn main() -> ExitCode {
                 &tune::initial_weights(),
                 "The starting weights of `wuzi-tune init`, not fitted yet.",
             );
-            std::fs::write(&a.out, text)?;
-            println!("wrote {}", a.out);
+            let out = a.out.as_deref().unwrap_or("src/board/weights/data.rs");
+            std::fs::write(out, text)?;
+            println!("wrote {out}");
             Ok(())
         }),
         Some("fit") => parse(&args[1..]).and_then(fit),
+        Some("order") => parse(&args[1..]).and_then(order),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

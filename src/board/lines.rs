@@ -33,6 +33,9 @@ struct Read {
     class: Class,
     mover: i16,
     waiter: i16,
+    /// The learned move-ordering scores (`IndexWeight::mine`, `theirs`).
+    mine: i16,
+    theirs: i16,
 }
 
 /// What the empty cells add up to: the pattern evaluation's sums and the threat class counts.
@@ -344,12 +347,13 @@ impl Lines {
     /// What colour `c`'s shape index `index` reads as.
     #[inline(always)]
     fn read(&self, c: usize, index: u16) -> Read {
-        let w = self.weights[c];
-        let i = index as usize & (INDEX_SPAN - 1);
+        let w = &self.weights[c].by_index[index as usize & (INDEX_SPAN - 1)];
         Read {
             class: pattern::class_of_index(index),
-            mover: w.mover[i],
-            waiter: w.waiter[i],
+            mover: w.mover,
+            waiter: w.waiter,
+            mine: w.mine,
+            theirs: w.theirs,
         }
     }
 
@@ -415,6 +419,14 @@ impl Lines {
     pub fn worth(&self, me: Color, i: usize) -> i32 {
         let read = &self.cells[i].read;
         read[me.index()].mover as i32 + read[me.opp().index()].waiter as i32
+    }
+
+    /// The learned move-ordering score of the empty cell `i` for `me` to move, in
+    /// `ORDER_UNIT`ths of a logit (`OrderWeights`: its code for `me` and the opponent's).
+    #[inline]
+    pub fn order_score(&self, me: Color, i: usize) -> i32 {
+        let read = &self.cells[i].read;
+        read[me.index()].mine as i32 + read[me.opp().index()].theirs as i32
     }
 
     /// The evaluation sums and class counts of the empty cells.

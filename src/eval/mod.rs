@@ -1,11 +1,12 @@
 //! Static evaluation and per-cell move scores: the learned pattern evaluation (weights in the
 //! generated `weights.rs`), and the older window-sum evaluation read from the win-count table.
 
+pub mod order_tune;
 pub mod tune;
 
 use crate::board::lines::Tally;
 use crate::board::pattern::threat_level;
-use crate::board::weights::{pattern_weights, WEIGHT_UNIT};
+use crate::board::weights::{pattern_weights, ORDER_UNIT, WEIGHT_UNIT};
 use crate::board::wincount::CellSums;
 use crate::board::{Board, Color};
 use crate::rules::Rule;
@@ -28,6 +29,9 @@ pub struct EvalParams {
     pub threat_eval: bool,
     /// Move scores from the threat classes (off: the window gains).
     pub pattern_order: bool,
+    /// Move scores from the learned move-ordering table (`board::weights::ORDER`), this many
+    /// score units a logit, in place of the threat classes' hand-set scores (0: those).
+    pub order_scale: i32,
 }
 
 impl Default for EvalParams {
@@ -40,6 +44,7 @@ impl Default for EvalParams {
             pattern_eval: true,
             threat_eval: true,
             pattern_order: true,
+            order_scale: 0,
         }
     }
 }
@@ -90,10 +95,19 @@ pub fn pattern_move_score(board: &Board, i: usize, me: Color) -> i32 {
     ATTACK[mine as usize] + DEFENCE[theirs as usize] + lines.worth(me, i)
 }
 
+/// The learned move score of the empty cell `i` for `me`, `scale` units a logit.
+#[inline]
+pub fn learned_move_score(board: &Board, i: usize, me: Color, scale: i32) -> i32 {
+    board.line_patterns().order_score(me, i) * scale / ORDER_UNIT
+}
+
 /// How promising the empty cell `i` is for `me`: its threat classes for both sides (what a
 /// stone there makes, what it takes from the opponent) and their learned worth; with
 /// `pattern_order` off, the win-count gains (`sums`) instead.
 pub fn move_score(board: &Board, i: usize, sums: &CellSums, me: Color, params: &EvalParams) -> i32 {
+    if params.order_scale > 0 {
+        return learned_move_score(board, i, me, params.order_scale);
+    }
     if params.pattern_order {
         return pattern_move_score(board, i, me);
     }

@@ -157,10 +157,10 @@ pub fn sample(board: &Board, result_for_mover: f32) -> Option<Sample> {
     })
 }
 
-/// The quiet positions of a game after its opening, each labelled with the game's result for
-/// its side to move; none for a game an engine lost by a fault (timeout, crash, illegal move).
-pub fn game_samples(game: &ReadGame) -> Vec<Sample> {
-    let faulted = [
+/// Whether an engine lost the game by a fault (timeout, crash, illegal move): its moves are
+/// then no lesson.
+pub fn faulted(game: &ReadGame) -> bool {
+    [
         "timeout",
         "crash",
         "illegal",
@@ -169,8 +169,13 @@ pub fn game_samples(game: &ReadGame) -> Vec<Sample> {
         "occupied",
     ]
     .iter()
-    .any(|w| game.reason.contains(w));
-    if faulted {
+    .any(|w| game.reason.contains(w))
+}
+
+/// The quiet positions of a game after its opening, each labelled with the game's result for
+/// its side to move; none for a game an engine lost by a fault (timeout, crash, illegal move).
+pub fn game_samples(game: &ReadGame) -> Vec<Sample> {
+    if faulted(game) {
         return Vec::new();
     }
     let mut board = Board::with_rule(game.dims, game.rule);

@@ -301,6 +301,9 @@ impl Params {
             "pattern_eval" => flag(&mut self.eval.pattern_eval),
             "threat_eval" => flag(&mut self.eval.threat_eval),
             "pattern_order" => flag(&mut self.eval.pattern_order),
+            "order_scale" => int
+                .filter(|v| (0..=10_000).contains(v))
+                .map(|v| self.eval.order_scale = v),
             "pattern_moves" => flag(&mut self.pattern_moves),
             "prune" => u8::try_from(value).ok().map(|v| self.prune = v),
             "quiet_moves" => size.map(|v| self.quiet_moves = v),

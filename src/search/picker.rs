@@ -7,7 +7,7 @@ use super::{NodeKind, Searcher};
 use crate::board::pattern::Class;
 use crate::board::threat::{classify as classify_threat, fours_made, Threat};
 use crate::board::wincount::line_count;
-use crate::eval::{move_score, pattern_move_score};
+use crate::eval::{learned_move_score, move_score, pattern_move_score};
 
 impl Searcher<'_> {
     /// Looks at every candidate cell once: own fives, the opponent's fives, move scores, the
@@ -27,6 +27,7 @@ impl Searcher<'_> {
         if self.params.pattern_moves {
             // The threat classes of the line patterns: exact fives and fours on every line.
             let lines = self.board.line_patterns();
+            let scale = self.params.eval.order_scale;
             for i in self.board.candidates() {
                 let (mine, theirs) = (lines.class(me, i), lines.class(opp, i));
                 if mine == Class::Five {
@@ -48,7 +49,9 @@ impl Searcher<'_> {
                 } else if theirs == Class::FourThree {
                     self.threats43.push(i as u16);
                 }
-                let score = if self.params.eval.pattern_order {
+                let score = if scale > 0 {
+                    learned_move_score(&self.board, i, me, scale)
+                } else if self.params.eval.pattern_order {
                     pattern_move_score(&self.board, i, me)
                 } else {
                     let sums = self.board.wincount().sums(i);
