@@ -96,23 +96,9 @@ fn fit(mut a: Args) -> Result<()> {
         "loss after:  training {:.5}, held out {:.5}",
         after.0, after.1
     );
-    let o = &a.options;
     let provenance = format!(
-        "Fitted by `wuzi-tune fit` to {games} games ({}): {} positions, {} held out.\n\
-         Options: --epochs {} --rate {} --reg {}{}{}.\n\
-         Cross-entropy, training {:.5} -> {:.5}, held out {:.5} -> {:.5}.",
-        short_names(&a.files),
-        train.len() + held.len(),
-        held.len(),
-        o.epochs,
-        o.rate,
-        o.regularization,
-        if a.from_init { " --from-init" } else { "" },
-        if o.threats_only {
-            " --threats-only"
-        } else {
-            ""
-        },
+        "{}\nCross-entropy, training {:.5} -> {:.5}, held out {:.5} -> {:.5}.",
+        fitted_by("fit", &a, games, train.len() + held.len(), held.len()),
         before.0,
         after.0,
         before.1,
@@ -151,6 +137,31 @@ fn read_games<T>(
         held.len()
     );
     Ok((train, held, games))
+}
+
+/// The first two lines of a generated file's provenance: which fit (`cmd`), the games and
+/// positions it read, then its options.
+fn fitted_by(cmd: &str, a: &Args, games: usize, positions: usize, held: usize) -> String {
+    let o = &a.options;
+    let what = if cmd == "order" {
+        "to the moves of"
+    } else {
+        "to"
+    };
+    format!(
+        "Fitted by `wuzi-tune {cmd}` {what} {games} games ({}): {positions} positions, {held} held out.\n\
+         Options: --epochs {} --rate {} --reg {}{}{}.",
+        short_names(&a.files),
+        o.epochs,
+        o.rate,
+        o.regularization,
+        if a.from_init { " --from-init" } else { "" },
+        if o.threats_only {
+            " --threats-only"
+        } else {
+            ""
+        },
+    )
 }
 
 /// Each file as its folder and name (the folders tell generations apart).
@@ -214,16 +225,8 @@ fn order(mut a: Args) -> Result<()> {
         );
     }
     let provenance = format!(
-        "Fitted by `wuzi-tune order` to the moves of {games} games ({}): {} positions, {} held out.\n\
-         Options: --epochs {} --rate {} --reg {}{}.\n\
-         {}.\n{}.",
-        short_names(&a.files),
-        train.len() + held.len(),
-        held.len(),
-        o.epochs,
-        o.rate,
-        o.regularization,
-        if a.from_init { " --from-init" } else { "" },
+        "{}\n{}.\n{}.",
+        fitted_by("order", &a, games, train.len() + held.len(), held.len()),
         show("Training", &t),
         show("Held out", &h),
     );

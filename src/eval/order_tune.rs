@@ -69,24 +69,10 @@ fn rank<T: PartialOrd>(scores: &[T], at: usize) -> u32 {
 /// The positions of a game after its opening with the moves its players chose; none for a
 /// game lost by a fault (timeout, crash, illegal move).
 pub fn game_samples(game: &ReadGame) -> Vec<OrderSample> {
-    if super::tune::faulted(game) {
-        return Vec::new();
-    }
-    let mut board = Board::with_rule(game.dims, game.rule);
-    for &p in &game.opening {
-        if !board.is_empty_at(p) {
-            return Vec::new();
-        }
-        board.play(p);
-    }
     let mut out = Vec::new();
-    for &p in &game.moves {
-        if !board.is_empty_at(p) {
-            break;
-        }
-        out.extend(sample(&board, board.dims().index(p)));
-        board.play(p);
-    }
+    super::tune::replay(game, |board, p| {
+        out.extend(sample(board, board.dims().index(p)));
+    });
     out
 }
 
@@ -251,14 +237,7 @@ pub fn order_source(w: &[OrderWeights; 4], provenance: &str) -> String {
     }
     s +=
         "\nuse super::OrderWeights;\n\n#[rustfmt::skip]\npub static ORDER: [OrderWeights; 4] = [\n";
-    let table = |t: &[i16; PCODES]| {
-        let mut out = String::new();
-        for chunk in t.chunks(16) {
-            let row: Vec<String> = chunk.iter().map(i16::to_string).collect();
-            let _ = writeln!(out, "            {},", row.join(", "));
-        }
-        out
-    };
+    let table = |t: &[i16; PCODES]| super::tune::table_rows(t);
     for (v, t) in Variant::ALL.iter().zip(w) {
         let _ = writeln!(s, "    // {}", v.name());
         s += "    OrderWeights {\n        mine: [\n";
