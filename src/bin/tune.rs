@@ -13,7 +13,7 @@ const USAGE: &str = "usage: wuzi-tune init [--out FILE]
        wuzi-tune fit RECORDS... [--out FILE] [--epochs N] [--rate R] [--reg L] [--from-init]
                      [--threats-only]
        wuzi-tune order RECORDS... [--out FILE] [--epochs N] [--rate R] [--reg L] [--from-init]
-  (fit: --epochs 1000 --rate 12 unless given; order: --epochs 300 --rate 0.05)
+  (fit: --epochs 1000 --rate 12 unless given; order: --epochs 400 --rate 0.1, as the shipped table)
   init       write the starting weights (a formula over shapes and threat classes)
   fit        fit the weights to the games of arena record files (one line per game, as
              written by wuzi-arena --records); every 10th game is held out to check the fit.
@@ -191,8 +191,8 @@ fn order(mut a: Args) -> Result<()> {
     if a.files.is_empty() {
         bail!("give record files\n{USAGE}");
     }
-    a.options.epochs = a.epochs.unwrap_or(300);
-    a.options.rate = a.rate.unwrap_or(0.05);
+    a.options.epochs = a.epochs.unwrap_or(400);
+    a.options.rate = a.rate.unwrap_or(0.1);
     let (train, held, games): (Vec<OrderSample>, _, _) =
         read_games(&a.files, order_tune::game_samples)?;
     let mut p = if a.from_init {
@@ -202,17 +202,9 @@ fn order(mut a: Args) -> Result<()> {
     };
     let before = order_tune::stats(&held, &p);
     println!("{}", show("held out before", &before));
-    let o = &a.options;
-    order_tune::fit(
-        &train,
-        &mut p,
-        o.epochs,
-        o.rate,
-        o.regularization,
-        &mut |e, l| {
-            println!("epoch {e}: training cross-entropy {l:.5}");
-        },
-    );
+    order_tune::fit(&train, &mut p, &a.options, &mut |e, l| {
+        println!("epoch {e}: training cross-entropy {l:.5}");
+    });
     let w = order_tune::unflatten(&p);
     let p = order_tune::flatten(&w);
     let (t, h) = (order_tune::stats(&train, &p), order_tune::stats(&held, &p));

@@ -10,6 +10,7 @@ use crate::board::pattern::{class, Class, PCODES};
 use crate::board::weights::{OrderWeights, Variant, ORDER_UNIT};
 use crate::board::Board;
 use crate::eval::pattern_move_score;
+use crate::eval::tune::FitOptions;
 use crate::manager::record::ReadGame;
 
 /// Parameters: per variant, the `mine` table, then the `theirs` table.
@@ -129,17 +130,16 @@ pub fn stats(samples: &[OrderSample], p: &[f64]) -> OrderStats {
     st
 }
 
-/// Fits `p` (logits) to the samples by full-batch Adam on the cross-entropy, with an L2 pull of
-/// `reg` towards zero (rare codes stay near it). `report` gets the epoch and the training loss
+/// Fits `p` (logits) to the samples by full-batch Adam on the cross-entropy (`threats_only` does
+/// not apply), with an L2 pull of `o.regularization` towards zero (rare codes stay near it). `report` gets the epoch and the training loss
 /// now and then.
 pub fn fit(
     samples: &[OrderSample],
     p: &mut [f64],
-    epochs: usize,
-    rate: f64,
-    reg: f64,
+    o: &FitOptions,
     report: &mut dyn FnMut(usize, f64),
 ) {
+    let (epochs, rate, reg) = (o.epochs, o.rate, o.regularization);
     let n = samples.len().max(1) as f64;
     let (mut m, mut v) = (vec![0.0; p.len()], vec![0.0; p.len()]);
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
@@ -272,7 +272,13 @@ mod tests {
         let samples = vec![s; 4];
         let mut p = vec![0.0; PARAMS];
         assert!(stats(&samples, &p).top1 < 1.0, "all ties before the fit");
-        fit(&samples, &mut p, 100, 0.05, 0.0, &mut |_, _| {});
+        let o = FitOptions {
+            epochs: 100,
+            rate: 0.05,
+            regularization: 0.0,
+            threats_only: false,
+        };
+        fit(&samples, &mut p, &o, &mut |_, _| {});
         let after = stats(&samples, &p);
         assert_eq!(after.top1, 1.0, "{after:?}");
         let w = unflatten(&p);
