@@ -9,6 +9,8 @@ const USAGE: &str = "usage: pbrain-wuzi            speak the Gomocup protocol on
        pbrain-wuzi bench ... --threads N  the same on N search threads
        pbrain-wuzi bench --time MS --openings FILE [--size N] [--rule R] [--count K]
                                  the depth reached from the first K openings of FILE
+       pbrain-wuzi bench --time MS --openings FILE ... --nodes N
+                                 the same at N nodes a search (MS as a time limit too)
        pbrain-wuzi bench ... --set NAME=VALUE  with a search tunable changed (as INFO wuzi_NAME)";
 
 fn main() -> ExitCode {
@@ -78,7 +80,8 @@ fn bench(
     ExitCode::SUCCESS
 }
 
-/// `bench --time MS --openings FILE` with its options (`--size N`, `--rule R`, `--count K`).
+/// `bench --time MS --openings FILE` with its options (`--size N`, `--rule R`, `--count K`,
+/// `--nodes N`).
 fn openings_depth(
     ms: &str,
     file: &str,
@@ -86,11 +89,13 @@ fn openings_depth(
     params: &wuzi::search::params::Params,
 ) -> ExitCode {
     let (mut size, mut rule, mut count) = (15, wuzi::rules::Rule::Freestyle, usize::MAX);
+    let mut nodes = None;
     for pair in options.chunks(2) {
         let ok = match pair {
             ["--size", n] => n.parse().map(|n| size = n).is_ok(),
             ["--rule", r] => wuzi::rules::Rule::parse(r).map(|r| rule = r).is_some(),
             ["--count", k] => k.parse().map(|k| count = k).is_ok(),
+            ["--nodes", n] => n.parse().map(|n| nodes = Some(n)).is_ok(),
             _ => false,
         };
         if !ok {
@@ -107,7 +112,7 @@ fn openings_depth(
     openings.truncate(count);
     print!(
         "{}",
-        wuzi::bench::openings_depth(&openings, dims, rule, ms, params)
+        wuzi::bench::openings_depth(&openings, dims, rule, ms, nodes, params)
     );
     ExitCode::SUCCESS
 }
