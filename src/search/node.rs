@@ -9,7 +9,7 @@ use super::{NodeKind, Searcher, INF, MATE_BOUND, MAX_PLY, NONE, NO_EVAL, WIN};
 use crate::board::lines::Tally;
 use crate::board::pattern::Class;
 use crate::board::Color;
-use crate::eval::{evaluate, evaluate_tally};
+use crate::eval::{evaluate, evaluate_tally, learned_move_score};
 
 /// Alpha-raise reductions stop where the score is this far from even: a clear win or loss
 /// is read at full depth.
@@ -234,6 +234,14 @@ impl Searcher<'_> {
             self.params.beam_width(depth)
         };
         let keep = width.saturating_add(self.params.beam_spare);
+        // The best learned order score among the moves, before killers and history join it
+        // (for `lmr_policy`).
+        let policy = self.params.lmr_policy > 0 && self.params.eval.order_scale > 0 && !forced;
+        let top_score = if policy {
+            moves.iter().map(|m| m.0).max().unwrap_or(0)
+        } else {
+            0
+        };
         self.order(&mut moves, tt_entry.and_then(|e| e.mv), ply, keep);
         let new_depth = if forced { depth } else { depth - 1 };
         let quiet_limit = self.params.quiet_moves + self.params.quiet_per_depth * depth as usize;
@@ -325,8 +333,14 @@ impl Searcher<'_> {
                 0
             } else if self.params.lmr_log > 0 {
                 let p = &self.params;
+                let gap = if policy {
+                    top_score - learned_move_score(&self.board, mv as usize, me, p.eval.order_scale)
+                } else {
+                    0
+                };
                 let extra = if improving { 0 } else { p.lmr_improving }
-                    + if defending { p.lmr_defend } else { 0 };
+                    + if defending { p.lmr_defend } else { 0 }
+                    + p.policy_reduction_1024(gap);
                 self.log_reduction(depth, searched, mv, pv, cut, extra)
             } else if !pv && !defending {
                 self.params.reduction(depth, searched)

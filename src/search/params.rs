@@ -96,6 +96,12 @@ pub struct Params {
     /// history (most searched moves have some) is reduced more and only a good one less
     /// (Rapfi's statScore offset).
     pub lmr_history_offset: i32,
+    /// Late-move reductions by the learned move order: a move whose learned score lies this
+    /// many score units below the best of its node's moves is reduced a ply more (0: off;
+    /// needs `order_scale`).
+    pub lmr_policy: i32,
+    /// Taken off that term, in 1024ths of a ply, so that a move near the best is reduced less.
+    pub lmr_policy_offset: i32,
     /// After a reduced move fails high, its re-search goes one ply deeper when it beat the
     /// best score by this margin (0: a plain full-depth re-search).
     pub lmr_deeper: i32,
@@ -228,6 +234,8 @@ impl Default for Params {
             lmr_threat: 1024,
             lmr_history: 8192,
             lmr_history_offset: 0,
+            lmr_policy: 0,
+            lmr_policy_offset: 0,
             lmr_deeper: 0,
             rfp_improving: true,
             killer_bonus: 2000,
@@ -328,6 +336,10 @@ impl Params {
             "lmr_history_offset" => int
                 .filter(|v| v.abs() <= 1 << 16)
                 .map(|v| self.lmr_history_offset = v),
+            "lmr_policy" => int.filter(|&v| v >= 0).map(|v| self.lmr_policy = v),
+            "lmr_policy_offset" => int
+                .filter(|v| v.abs() <= 1 << 12)
+                .map(|v| self.lmr_policy_offset = v),
             "lmr_deeper" => int.filter(|&v| v >= 0).map(|v| self.lmr_deeper = v),
             "rfp_improving" => flag(&mut self.rfp_improving),
             "killer_bonus" => int.map(|v| self.killer_bonus = v),
@@ -393,6 +405,17 @@ impl Params {
             return 0;
         }
         (log_reduction(depth, searched, self.lmr_log) * 1024.0) as i32
+    }
+
+    /// The `lmr_policy` term of a move's reduction, in 1024ths of a ply, for a move whose
+    /// learned order score lies `gap` units below its node's best: from a ply less to two
+    /// plies more.
+    pub fn policy_reduction_1024(&self, gap: i32) -> i32 {
+        if self.lmr_policy <= 0 {
+            return 0;
+        }
+        let r = (gap.max(0) as i64 * 1024 / self.lmr_policy as i64) as i32;
+        (r - self.lmr_policy_offset).clamp(-1024, 2048)
     }
 
     /// Moves a quiet node with `depth` plies left tries before move-count pruning drops the
@@ -507,6 +530,28 @@ mod tests {
             ..Params::default()
         };
         assert_eq!(wide.move_limit(5, false, true), usize::MAX);
+    }
+
+    #[test]
+    fn policy_reductions_grow_with_the_gap_within_their_bounds() {
+        let off = Params::default();
+        assert_eq!(off.policy_reduction_1024(5000), 0, "off by default");
+        let p = Params {
+            lmr_policy: 1500,
+            lmr_policy_offset: 1024,
+            ..Params::default()
+        };
+        // Near the best move a ply less, a gap of `lmr_policy` neutral, far below two more.
+        assert_eq!(p.policy_reduction_1024(0), -1024);
+        assert_eq!(p.policy_reduction_1024(1500), 0);
+        assert_eq!(p.policy_reduction_1024(3000), 1024);
+        assert_eq!(p.policy_reduction_1024(1 << 30), 2048);
+        let mut last = i32::MIN;
+        for gap in (0..10_000).step_by(37) {
+            let r = p.policy_reduction_1024(gap);
+            assert!(r >= last, "gap {gap}");
+            last = r;
+        }
     }
 
     #[test]
