@@ -225,7 +225,8 @@ impl Searcher<'_> {
         // beam of `prune` 0, a few more kept in case some are renju fouls), or all of them
         // with move-count pruning (`mcp`).
         let by_threats = !forced && !defending && self.params.prune == 1;
-        let mcp = !forced && !defending && !by_threats && self.params.mcp;
+        let mcp =
+            !forced && (!defending || self.params.mcp_defend > 0) && !by_threats && self.params.mcp;
         let width = if forced {
             1
         } else if defending || by_threats || mcp {
@@ -247,7 +248,8 @@ impl Searcher<'_> {
         let quiet_limit = self.params.quiet_moves + self.params.quiet_per_depth * depth as usize;
         let mut quiet_seen = 0;
         let move_limit = if mcp {
-            self.params.move_limit(depth, improving, pv)
+            let as_improving = improving || (defending && self.params.mcp_defend > 1);
+            self.params.move_limit(depth, as_improving, pv)
         } else {
             usize::MAX
         };

@@ -102,6 +102,10 @@ pub struct Params {
     pub lmr_policy: i32,
     /// Taken off that term, in 1024ths of a ply, so that a move near the best is reduced less.
     pub lmr_policy_offset: i32,
+    /// Move-count pruning at defending nodes too (the defences against an open three or a
+    /// four-three, and own fours): 0 off, 1 with the limit of a node that is not improving,
+    /// 2 with that of one that is.
+    pub mcp_defend: u8,
     /// After a reduced move fails high, its re-search goes one ply deeper when it beat the
     /// best score by this margin (0: a plain full-depth re-search).
     pub lmr_deeper: i32,
@@ -236,6 +240,7 @@ impl Default for Params {
             lmr_history_offset: 0,
             lmr_policy: 0,
             lmr_policy_offset: 0,
+            mcp_defend: 0,
             lmr_deeper: 0,
             rfp_improving: true,
             killer_bonus: 2000,
@@ -340,6 +345,10 @@ impl Params {
             "lmr_policy_offset" => int
                 .filter(|v| v.abs() <= 1 << 12)
                 .map(|v| self.lmr_policy_offset = v),
+            "mcp_defend" => u8::try_from(value)
+                .ok()
+                .filter(|&v| v <= 2)
+                .map(|v| self.mcp_defend = v),
             "lmr_deeper" => int.filter(|&v| v >= 0).map(|v| self.lmr_deeper = v),
             "rfp_improving" => flag(&mut self.rfp_improving),
             "killer_bonus" => int.map(|v| self.killer_bonus = v),
@@ -552,6 +561,19 @@ mod tests {
             assert!(r >= last, "gap {gap}");
             last = r;
         }
+    }
+
+    #[test]
+    fn defending_move_count_pruning_takes_three_settings() {
+        let mut p = Params::default();
+        assert_eq!(p.mcp_defend, 0, "off by default");
+        for v in [0, 1, 2] {
+            assert!(p.set("mcp_defend", v));
+            assert_eq!(p.mcp_defend, v as u8);
+        }
+        assert!(!p.set("mcp_defend", 3));
+        assert!(!p.set("mcp_defend", -1));
+        assert_eq!(p.mcp_defend, 2);
     }
 
     #[test]
