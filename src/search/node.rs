@@ -237,7 +237,9 @@ impl Searcher<'_> {
         let keep = width.saturating_add(self.params.beam_spare);
         // The best learned order score among the moves, before killers and history join it
         // (for `lmr_policy`).
-        let policy = self.params.lmr_policy > 0 && self.params.eval.order_scale > 0 && !forced;
+        let policy = (self.params.lmr_policy > 0 || self.params.policy_prune > 0)
+            && self.params.eval.order_scale > 0
+            && !forced;
         let top_score = if policy {
             moves.iter().map(|m| m.0).max().unwrap_or(0)
         } else {
@@ -322,6 +324,24 @@ impl Searcher<'_> {
             } else {
                 self.board.lines(me, mv as usize, 3) > 0
             };
+            let gap = if policy {
+                top_score
+                    - learned_move_score(&self.board, mv as usize, me, self.params.eval.order_scale)
+            } else {
+                0
+            };
+            // Step 7a'. Policy pruning: at a quiet non-PV node, once a move that does not lose
+            // was tried, a move that makes no four and whose learned score lies far below the
+            // best (`policy_prune` units a remaining ply) is skipped.
+            if quiet
+                && !pv
+                && !four
+                && searched > 0
+                && best > -MATE_BOUND
+                && self.params.prunes_by_policy(depth, gap)
+            {
+                continue;
+            }
             // Step 7b. Late-move reductions: never of forced replies; at a defending node
             // only with `defend_lmr` (its moves after the first); of fours only as
             // `lmr_fours` says (0: none, 1: a defending node's, 2: every node's).
@@ -335,11 +355,6 @@ impl Searcher<'_> {
                 0
             } else if self.params.lmr_log > 0 {
                 let p = &self.params;
-                let gap = if policy {
-                    top_score - learned_move_score(&self.board, mv as usize, me, p.eval.order_scale)
-                } else {
-                    0
-                };
                 let extra = if improving { 0 } else { p.lmr_improving }
                     + if defending { p.lmr_defend } else { 0 }
                     + p.policy_reduction_1024(gap);

@@ -106,6 +106,10 @@ pub struct Params {
     /// four-three, and own fours): 0 off, 1 with the limit of a node that is not improving,
     /// 2 with that of one that is.
     pub mcp_defend: u8,
+    /// Policy pruning: at a quiet non-PV node, a move that makes no four and whose learned
+    /// order score lies more than this many units a remaining ply below the best of its
+    /// node's moves is skipped, once a move that does not lose was tried (0: off).
+    pub policy_prune: i32,
     /// After a reduced move fails high, its re-search goes one ply deeper when it beat the
     /// best score by this margin (0: a plain full-depth re-search).
     pub lmr_deeper: i32,
@@ -240,6 +244,7 @@ impl Default for Params {
             lmr_history_offset: 0,
             lmr_policy: 0,
             lmr_policy_offset: 0,
+            policy_prune: 0,
             mcp_defend: 0,
             lmr_deeper: 0,
             rfp_improving: true,
@@ -349,6 +354,7 @@ impl Params {
                 .ok()
                 .filter(|&v| v <= 2)
                 .map(|v| self.mcp_defend = v),
+            "policy_prune" => int.filter(|&v| v >= 0).map(|v| self.policy_prune = v),
             "lmr_deeper" => int.filter(|&v| v >= 0).map(|v| self.lmr_deeper = v),
             "rfp_improving" => flag(&mut self.rfp_improving),
             "killer_bonus" => int.map(|v| self.killer_bonus = v),
@@ -425,6 +431,12 @@ impl Params {
         }
         let r = (gap.max(0) as i64 * 1024 / self.lmr_policy as i64) as i32;
         (r - self.lmr_policy_offset).clamp(-1024, 2048)
+    }
+
+    /// Whether `policy_prune` skips a move whose learned order score lies `gap` units below
+    /// the best of its node's moves, with `depth` plies left.
+    pub fn prunes_by_policy(&self, depth: i32, gap: i32) -> bool {
+        self.policy_prune > 0 && gap as i64 > self.policy_prune as i64 * depth.max(1) as i64
     }
 
     /// Moves a quiet node with `depth` plies left tries before move-count pruning drops the
@@ -561,6 +573,21 @@ mod tests {
             assert!(r >= last, "gap {gap}");
             last = r;
         }
+    }
+
+    #[test]
+    fn policy_pruning_needs_a_gap_that_grows_with_depth() {
+        let mut p = Params::default();
+        assert!(!p.prunes_by_policy(1, i32::MAX), "off by default");
+        assert!(p.set("policy_prune", 1200));
+        assert!(!p.set("policy_prune", -1));
+        assert!(p.prunes_by_policy(1, 1201));
+        assert!(!p.prunes_by_policy(1, 1200));
+        assert!(!p.prunes_by_policy(3, 3000), "a deeper node keeps more");
+        assert!(p.prunes_by_policy(3, 3601));
+        // Depth 0 or less counts as one ply; no overflow at the extremes.
+        assert!(p.prunes_by_policy(-2, 1201));
+        assert!(!p.prunes_by_policy(i32::MAX, i32::MAX));
     }
 
     #[test]
