@@ -277,3 +277,55 @@ fn a_new_position_while_thinking_gets_its_own_answer() {
     bot.send("END\n");
     assert!(bot.exits_within(Duration::from_secs(2)));
 }
+
+/// `bench --openings ... --nodes N`: the depth at a node budget, the same on every run and
+/// machine (the figure the depth goals are measured by on a loaded machine).
+#[test]
+fn bench_at_a_node_budget_is_repeatable_and_keeps_the_budget() {
+    let run = || {
+        let out = Command::new(BOT)
+            .env_remove("RUST_LOG")
+            .args([
+                "bench",
+                "--time",
+                "600000",
+                "--openings",
+                "../shared/testdata/openings/piskvork_freestyle15_offset.txt",
+                "--count",
+                "2",
+                "--nodes",
+                "30000",
+            ])
+            .output()
+            .expect("run the bench");
+        assert!(out.status.success());
+        assert!(out.stderr.is_empty());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Everything but the speed.
+    let results = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("opening "))
+            .map(|l| l.split(" nps ").next().unwrap().to_string())
+            .collect()
+    };
+    let first = run();
+    let lines = results(&first);
+    assert_eq!(lines.len(), 2, "{first}");
+    for line in &lines {
+        let nodes: u64 = line.split(" nodes ").nth(1).unwrap().parse().unwrap();
+        // The search stops within a poll interval of the budget.
+        assert!((1..=30_000 + 2048).contains(&nodes), "{line}");
+        let depth: i32 = line
+            .split(" depth ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(depth >= 4, "{line}");
+    }
+    assert_eq!(lines, results(&run()));
+}
