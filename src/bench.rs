@@ -209,18 +209,17 @@ pub fn run(depth: i32, time_ms: Option<u64>, params: &Params, threads: usize) ->
     out
 }
 
-/// The depth a search reaches in `ms` (and within `nodes`, if given) from each opening (stones
+/// The depth a search reaches in `ms` (and within `max_nodes`, if given) from each opening (stones
 /// black first) on a `dims` board under `rule`, with nodes/s: one line each, then the means.
 pub fn openings_depth(
     openings: &[Vec<Pos>],
     dims: Dims,
     rule: Rule,
     ms: u64,
-    nodes: Option<u64>,
+    max_nodes: Option<u64>,
     params: &Params,
 ) -> String {
     let mut out = String::new();
-    let budget = nodes;
     let (mut depths, mut nodes, mut total_ms) = (0i64, 0u64, 0u64);
     let mut cutoffs = [0; 2];
     for (k, opening) in openings.iter().enumerate() {
@@ -231,7 +230,7 @@ pub fn openings_depth(
         let limits = Limits {
             soft_ms: Some(ms),
             hard_ms: Some(ms),
-            max_nodes: budget,
+            max_nodes,
             adaptive: false,
             ..Limits::default()
         };

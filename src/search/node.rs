@@ -236,7 +236,7 @@ impl Searcher<'_> {
         };
         let keep = width.saturating_add(self.params.beam_spare);
         // The best learned order score among the moves, before killers and history join it
-        // (for `lmr_policy`).
+        // (for `lmr_policy` and `policy_prune`, which read each move's gap to it).
         let policy = (self.params.lmr_policy > 0 || self.params.policy_prune > 0)
             && self.params.eval.order_scale > 0
             && !forced;
@@ -330,7 +330,7 @@ impl Searcher<'_> {
             } else {
                 0
             };
-            // Step 7a'. Policy pruning: at a quiet non-PV node, once a move that does not lose
+            // Step 7a2. Policy pruning: at a quiet non-PV node, once a move that does not lose
             // was tried, a move that makes no four and whose learned score lies far below the
             // best (`policy_prune` units a remaining ply) is skipped.
             if quiet
