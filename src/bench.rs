@@ -117,6 +117,16 @@ pub fn run_position(
     search_board(pos.board(), pos.rule, limits, params, threads)
 }
 
+/// The score of `board` (for its side to move) by a search of `nodes` nodes on one thread with
+/// a fresh table of `tt_bytes`: the same on every machine (`wuzi-tune label`).
+pub fn search_score(board: Board, rule: Rule, nodes: u64, tt_bytes: usize, params: &Params) -> i32 {
+    let limits = Limits {
+        max_nodes: Some(nodes),
+        ..Limits::default()
+    };
+    search_with(board, rule, limits, params, 1, tt_bytes).score
+}
+
 /// Searches `board` under `rule` with fresh tables.
 fn search_board(
     board: Board,
@@ -125,7 +135,19 @@ fn search_board(
     params: &Params,
     threads: usize,
 ) -> BenchLine {
-    let tt = TranspositionTable::new(BENCH_TT_BYTES);
+    search_with(board, rule, limits, params, threads, BENCH_TT_BYTES)
+}
+
+/// Searches `board` under `rule` with a fresh table of `tt_bytes`.
+fn search_with(
+    board: Board,
+    rule: Rule,
+    limits: Limits,
+    params: &Params,
+    threads: usize,
+    tt_bytes: usize,
+) -> BenchLine {
+    let tt = TranspositionTable::new(tt_bytes);
     let stop = AtomicBool::new(false);
     let clock = WallClock {
         start: Instant::now(),

@@ -4,15 +4,18 @@
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
+use wuzi::bench::search_score;
 use wuzi::board::weights::{ORDER, WEIGHTS};
 use wuzi::eval::order_tune::{self, OrderSample, OrderStats};
 use wuzi::eval::tune::{self, FitOptions, Sample};
 use wuzi::manager::record::{self, ReadGame};
+use wuzi::search::params::Params;
 
 const USAGE: &str = "usage: wuzi-tune init [--out FILE]
        wuzi-tune fit RECORDS... [--out FILE] [--epochs N] [--rate R] [--reg L] [--from-init]
                      [--threats-only]
        wuzi-tune order RECORDS... [--out FILE] [--epochs N] [--rate R] [--reg L] [--from-init]
+       wuzi-tune label RECORDS... --out FILE [--nodes N]
   (fit: --epochs 1000 --rate 12 unless given; order: --epochs 400 --rate 0.1, as the shipped table)
   init       write the starting weights (a formula over shapes and threat classes)
   fit        fit the weights to the games of arena record files (one line per game, as
@@ -24,6 +27,10 @@ const USAGE: &str = "usage: wuzi-tune init [--out FILE]
              files (a softmax over each position's candidates); every 10th game is held out
              and the top-1 / top-3 agreement of the learned and the hand-set scores printed.
              Starts from the built-in scores (from zero with --from-init).
+  label      search every quiet position of the games again (N nodes, 10000 unless given, one
+             thread, a fresh table: the same on every machine) and write the records with
+             their scores (`scores=\"...\"`, one a move); fit then blends each result with its
+             position's score by --search-weight W (0 to 1, 0 unless given)
   --out FILE where to write (default src/board/weights/data.rs, for order
              src/board/weights/order.rs)";
 
@@ -35,6 +42,10 @@ struct Args {
     rate: Option<f64>,
     options: FitOptions,
     from_init: bool,
+    /// `label`: the nodes of each position's search.
+    nodes: u64,
+    /// `fit`: the share of a label that is the position's search score.
+    search_weight: f64,
 }
 
 fn parse(args: &[String]) -> Result<Args> {
@@ -50,6 +61,8 @@ fn parse(args: &[String]) -> Result<Args> {
             threats_only: false,
         },
         from_init: false,
+        nodes: 10_000,
+        search_weight: 0.0,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -60,6 +73,13 @@ fn parse(args: &[String]) -> Result<Args> {
             "--rate" => a.rate = Some(value()?.parse()?),
             "--reg" => a.options.regularization = value()?.parse()?,
             "--from-init" => a.from_init = true,
+            "--nodes" => a.nodes = value()?.parse()?,
+            "--search-weight" => {
+                a.search_weight = value()?.parse()?;
+                if !(0.0..=1.0).contains(&a.search_weight) {
+                    bail!("--search-weight must lie between 0 and 1");
+                }
+            }
             "--threats-only" => a.options.threats_only = true,
             s if s.starts_with("--") => bail!("unknown option {s}\n{USAGE}"),
             file => a.files.push(file.to_string()),
@@ -74,7 +94,9 @@ fn fit(mut a: Args) -> Result<()> {
     }
     a.options.epochs = a.epochs.unwrap_or(a.options.epochs);
     a.options.rate = a.rate.unwrap_or(a.options.rate);
-    let (train, held, games): (Vec<Sample>, _, _) = read_games(&a.files, tune::game_samples)?;
+    let w = a.search_weight;
+    let (train, held, games): (Vec<Sample>, _, _) =
+        read_games(&a.files, |g| tune::game_samples_with(g, w))?;
     let start = if a.from_init {
         tune::initial_weights()
     } else {
@@ -150,7 +172,7 @@ fn fitted_by(cmd: &str, a: &Args, games: usize, positions: usize, held: usize) -
     };
     format!(
         "Fitted by `wuzi-tune {cmd}` {what} {games} games ({}): {positions} positions, {held} held out.\n\
-         Options: --epochs {} --rate {} --reg {}{}{}.",
+         Options: --epochs {} --rate {} --reg {}{}{}{}.",
         short_names(&a.files),
         o.epochs,
         o.rate,
@@ -160,6 +182,11 @@ fn fitted_by(cmd: &str, a: &Args, games: usize, positions: usize, held: usize) -
             " --threats-only"
         } else {
             ""
+        },
+        if a.search_weight > 0.0 {
+            format!(" --search-weight {}", a.search_weight)
+        } else {
+            String::new()
         },
     )
 }
@@ -228,6 +255,50 @@ fn order(mut a: Args) -> Result<()> {
     Ok(())
 }
 
+/// `wuzi-tune label`: the records of `a.files` again, each with the search scores of its quiet
+/// positions (those a fit reads) in a `scores` field.
+fn label(a: Args) -> Result<()> {
+    let Some(out) = a.out.as_deref() else {
+        bail!("label needs --out FILE\n{USAGE}");
+    };
+    if a.files.is_empty() {
+        bail!("give record files\n{USAGE}");
+    }
+    let params = Params::default();
+    let mut text = String::new();
+    let (mut games, mut positions) = (0, 0);
+    for f in &a.files {
+        let input = std::fs::read_to_string(f).with_context(|| format!("reading {f}"))?;
+        for line in input.lines() {
+            let Some(game) = record::parse_line(line) else {
+                continue;
+            };
+            let mut scores = Vec::with_capacity(game.moves.len());
+            tune::replay(&game, |board, _| {
+                scores.push(if tune::sample(board, 0.5).is_some() {
+                    positions += 1;
+                    let s =
+                        search_score(board.clone(), game.rule, a.nodes, LABEL_TT_BYTES, &params);
+                    s.to_string()
+                } else {
+                    "-".to_string()
+                });
+            });
+            games += 1;
+            text += &format!("{} scores=\"{}\"\n", line.trim_end(), scores.join(" "));
+        }
+    }
+    std::fs::write(out, text)?;
+    println!(
+        "{games} games, {positions} positions searched to {} nodes: wrote {out}",
+        a.nodes
+    );
+    Ok(())
+}
+
+/// The table of each `label` search: room for its nodes, cheap to clear.
+const LABEL_TT_BYTES: usize = 1 << 20;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
@@ -243,6 +314,7 @@ fn main() -> ExitCode {
         }),
         Some("fit") => parse(&args[1..]).and_then(fit),
         Some("order") => parse(&args[1..]).and_then(order),
+        Some("label") => parse(&args[1..]).and_then(label),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

@@ -198,16 +198,36 @@ pub fn replay(game: &ReadGame, mut each: impl FnMut(&Board, Pos)) {
 /// The quiet positions of a game after its opening, each labelled with the game's result for
 /// its side to move; none for a game an engine lost by a fault (timeout, crash, illegal move).
 pub fn game_samples(game: &ReadGame) -> Vec<Sample> {
+    game_samples_with(game, 0.0)
+}
+
+/// As `game_samples`, the label blended with the record's search score of the position where
+/// it has one (`wuzi-tune label`): `(1 - search_weight)` times the result plus `search_weight`
+/// times the score's winning chance.
+pub fn game_samples_with(game: &ReadGame, search_weight: f64) -> Vec<Sample> {
     let mut out = Vec::new();
+    let mut k = 0;
     replay(game, |board, _| {
         let result = match game.winner {
             None => 0.5,
             Some(c) if c == board.to_move() => 1.0,
             Some(_) => 0.0,
         };
-        out.extend(sample(board, result));
+        let label = match game.scores.get(k).copied().flatten() {
+            Some(score) if search_weight > 0.0 => {
+                (1.0 - search_weight) * result + search_weight * winning_chance(score)
+            }
+            _ => result,
+        };
+        k += 1;
+        out.extend(sample(board, label as f32));
     });
     out
+}
+
+/// The winning chance an evaluation or search score (for the side to move) stands for.
+pub fn winning_chance(score: i32) -> f64 {
+    sigmoid(score as f64 * WEIGHT_UNIT as f64 / SCALE)
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -347,4 +367,53 @@ pub fn weights_source(w: &[PatternWeights; 4], provenance: &str) -> String {
     }
     s += "];\n";
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manager::record::parse_line;
+
+    /// Black wins with a five along row 7; the positions before white's second move and
+    /// black's third carry search scores, the others none.
+    const GAME: &str = "game=1 black=a white=b rule=freestyle size=15x15 result=1-0 \
+        reason=\"five at 7,7\" opening=\"3,7 3,9\" moves=\"4,7 4,9 5,7 5,9 6,7 10,10 7,7\" \
+        times=\"1 1 1 1 1 1 1\" scores=\"- 300 -250 - - - -\"";
+
+    #[test]
+    fn labels_blend_the_result_with_the_search_score_by_the_weight() {
+        let game = parse_line(GAME).expect("the record reads");
+        assert_eq!(game.scores.len(), 7);
+        assert_eq!(game.scores[1], Some(300));
+        assert_eq!(game.scores[0], None);
+        let results: Vec<f32> = game_samples(&game).iter().map(|s| s.result).collect();
+        // Black to move at the even moves, and black won; positions with a five point are no
+        // samples (from black's fourth stone on, black has a four).
+        assert_eq!(results[..3], [1.0, 0.0, 1.0]);
+        let blended = game_samples_with(&game, 0.5);
+        let searched = game_samples_with(&game, 1.0);
+        assert_eq!(blended.len(), results.len());
+        assert_eq!(blended[0].result, 1.0, "no score: the result alone");
+        let w = winning_chance(300);
+        assert!(w > 0.7 && w < 0.8, "300 is about a 77% chance: {w}");
+        assert!((searched[1].result as f64 - w).abs() < 1e-6);
+        assert!((blended[1].result as f64 - 0.5 * w).abs() < 1e-6);
+        let w = winning_chance(-250);
+        assert!((searched[2].result as f64 - w).abs() < 1e-6);
+        assert!((blended[2].result as f64 - (0.5 + 0.5 * w)).abs() < 1e-6);
+        assert_eq!(game_samples_with(&game, 0.0)[1].result, 0.0);
+    }
+
+    #[test]
+    fn a_record_without_scores_reads_with_none() {
+        let line = GAME.split(" scores=").next().unwrap();
+        let game = parse_line(line).expect("the record reads");
+        assert!(game.scores.is_empty());
+        let plain: Vec<f32> = game_samples(&game).iter().map(|s| s.result).collect();
+        let with: Vec<f32> = game_samples_with(&game, 1.0)
+            .iter()
+            .map(|s| s.result)
+            .collect();
+        assert_eq!(plain, with);
+    }
 }

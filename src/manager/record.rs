@@ -101,6 +101,9 @@ pub struct ReadGame {
     pub moves: Vec<Pos>,
     pub winner: Option<Color>,
     pub reason: String,
+    /// `wuzi-tune label`'s search score (for the side to move) of the position before each
+    /// move, where it searched it (the optional `scores` field, `-` for none).
+    pub scores: Vec<Option<i32>>,
 }
 
 /// The value of `key="…"` or `key=…` in a record line.
@@ -138,5 +141,8 @@ pub fn parse_line(line: &str) -> Option<ReadGame> {
         moves: points("moves")?,
         winner,
         reason: field(&line, "reason")?.to_string(),
+        scores: field(&line, "scores").map_or_else(Vec::new, |s| {
+            s.split_whitespace().map(|v| v.parse().ok()).collect()
+        }),
     })
 }
