@@ -34,6 +34,19 @@ fn label_adds_a_repeatable_search_score_per_move_that_the_fit_reads() {
     };
     let first = label("a.txt");
     assert_eq!(first, label("b.txt"), "the same scores on every run");
+    // Labelling a labelled file replaces its scores.
+    let relabel = Command::new(TUNE)
+        .args([
+            "label",
+            dir.join("a.txt").to_str().unwrap(),
+            "--nodes",
+            "3000",
+        ])
+        .args(["--out", dir.join("c.txt").to_str().unwrap()])
+        .output()
+        .expect("run wuzi-tune label");
+    assert!(relabel.status.success(), "{relabel:?}");
+    assert_eq!(std::fs::read_to_string(dir.join("c.txt")).unwrap(), first);
     let lines: Vec<&str> = first.lines().collect();
     assert_eq!(lines.len(), 2);
     for (line, original) in lines.iter().zip(RECORDS.lines()) {

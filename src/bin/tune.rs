@@ -285,7 +285,9 @@ fn label(a: Args) -> Result<()> {
                 });
             });
             games += 1;
-            text += &format!("{} scores=\"{}\"\n", line.trim_end(), scores.join(" "));
+            // A record labelled before keeps only its new scores.
+            let kept = line.split(" scores=").next().unwrap_or(line).trim_end();
+            text += &format!("{kept} scores=\"{}\"\n", scores.join(" "));
         }
     }
     std::fs::write(out, text)?;
