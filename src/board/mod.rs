@@ -227,18 +227,35 @@ impl Board {
     /// through the cell holding at least two black stones (and no white), or one with four.
     /// A cheap test from the line counts; `renju::foul` decides.
     pub fn may_be_foul(&self, i: usize) -> bool {
-        let b = Color::Black;
-        let busy = self.lines(b, i, 2) + self.lines(b, i, 3) + self.lines(b, i, 4);
-        busy >= 2 || self.lines(b, i, 4) > 0
+        let lines = self.cell_sums(i).lines[Color::Black.index()];
+        let count = |k| wincount::line_count(lines, k);
+        let busy = count(2) + count(3) + count(4);
+        busy >= 2 || count(4) > 0
     }
 
     pub fn gain(&self, c: Color, i: usize) -> i32 {
-        self.wincount.gain(c, i)
+        self.wincount.gain(&self.windows, c, i)
+    }
+
+    /// Whether `lines(c, i, k) > 0`, stopping at the first such window.
+    pub fn has_line(&self, c: Color, i: usize, k: usize) -> bool {
+        self.wincount.has_line(&self.windows, c, i, k)
+    }
+
+    /// The empty cells, in index order, with `lines(c, i, k) >= min` (found window by window).
+    pub fn empty_cells_with_lines(&self, c: Color, k: usize, min: u8) -> Vec<u16> {
+        self.wincount
+            .cells_with_lines(&self.windows, c, k, min, |i| self.is_empty_index(i))
+    }
+
+    /// Both colours' win-count sums at cell `i` (gains and line counts) in one pass.
+    pub fn cell_sums(&self, i: usize) -> wincount::CellSums {
+        self.wincount.sums(&self.windows, i)
     }
 
     /// Live windows through cell `i` holding exactly `k` stones of `c` (see `WinCount::lines`).
     pub fn lines(&self, c: Color, i: usize, k: usize) -> u32 {
-        self.wincount.lines(c, i, k)
+        self.wincount.lines(&self.windows, c, i, k)
     }
 
     /// Whether cell index `i` is a candidate (see `candidates`).

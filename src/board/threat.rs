@@ -143,7 +143,7 @@ fn step(p: Pos, dir: Direction, k: isize) -> Pos {
 
 /// Whether `c` would win by playing the empty cell index `i` (a window-count test first).
 pub fn is_five_point(board: &Board, rule: Rule, c: Color, i: usize) -> bool {
-    board.lines(c, i, 4) > 0 && rule.wins_at(board.grid(), board.dims().pos(i), c)
+    board.has_line(c, i, 4) && rule.wins_at(board.grid(), board.dims().pos(i), c)
 }
 
 /// The distinct five points of `c` in the windows through cell index `i`, into `out`; returns
@@ -186,7 +186,7 @@ pub fn five_points_through(
 /// How many distinct five points `c` would have after playing the empty cell index `i`, counting
 /// only lines through `i` (the caller knows `c` has no five point now). 0 means no four.
 pub fn fours_made(board: &mut Board, rule: Rule, c: Color, i: usize) -> usize {
-    if board.lines(c, i, 3) == 0 {
+    if !board.has_line(c, i, 3) {
         return 0;
     }
     let p = board.dims().pos(i);

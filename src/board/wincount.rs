@@ -1,10 +1,9 @@
 //! The win-count table: for every 5-cell window, how many stones of each colour it holds, and
-//! what that is worth to each colour, summed per window (evaluation) and per cell (move scores
-//! and line counts).
+//! what that is worth to each colour: summed over the windows as they change (the evaluation),
+//! and per cell from the windows through it when asked (move scores and line counts).
 
 use super::grid::Color;
-use super::windows::{Windows, WINDOW_LEN};
-use crate::geometry::MAX_CELLS;
+use super::windows::Windows;
 
 /// Worth of a window holding `k` stones of one colour and none of the other (the evaluation).
 pub const WINDOW_VALUE: [i32; 6] = [0, 2, 14, 80, 500, 0];
@@ -22,28 +21,11 @@ pub struct CellSums {
     pub lines: [u32; 2],
 }
 
-/// One colour's `CellSums` as one word, `gain << 32 | lines`, so an update is one addition.
-/// Both parts stay in range (gain and every line count are sums of non-negative terms), so
-/// adding `gain_delta << 32` plus the signed line delta never carries between them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Packed([i64; 2]);
-
-impl Packed {
-    fn unpack(self) -> CellSums {
-        CellSums {
-            gain: self.0.map(|v| (v >> 32) as i32),
-            lines: self.0.map(|v| v as u32),
-        }
-    }
-}
-
-/// Per-window stone counts and the sums read from them. Invariant: equal to
+/// Per-window stone counts and the window values summed from them. Invariant: equal to
 /// `WinCount::derive` of the cells it has been told about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WinCount {
     counts: Vec<[u8; 2]>,
-    /// Indexed by cell, `MAX_CELLS` long so that a masked index needs no bounds check.
-    cells: Box<[Packed; MAX_CELLS]>,
     total: [i32; 2],
 }
 
@@ -52,94 +34,43 @@ const fn line_shift(k: usize) -> u32 {
     8 * (k as u32 - 1)
 }
 
-/// What a window holding `mine` and `theirs` (each 0..=5) gives its owner: window value, and
-/// the gain and line-count unit of each of its cells, packed.
-#[derive(Clone, Copy)]
-struct Worth {
-    value: i32,
-    /// `gain << 32 | unit`, what this window adds to each of its cells' packed word.
-    packed: i64,
-}
-
-const fn worth(mine: usize, theirs: usize) -> Worth {
+/// What a window holding `mine` and `theirs` (each 0..=5) is worth to its owner.
+const fn window_value(mine: usize, theirs: usize) -> i32 {
     if theirs == 0 {
-        let unit: u32 = if mine >= 1 && mine <= 4 {
-            1 << line_shift(mine)
-        } else {
-            0
-        };
-        Worth {
-            value: WINDOW_VALUE[mine],
-            packed: ((CELL_GAIN[mine] as i64) << 32) + unit as i64,
-        }
+        WINDOW_VALUE[mine]
     } else {
-        Worth {
-            value: 0,
-            packed: 0,
-        }
+        0
     }
 }
 
-const fn worth_table() -> [[Worth; 6]; 6] {
-    let mut t = [[worth(0, 1); 6]; 6];
-    let mut m = 0;
-    while m < 6 {
-        let mut o = 0;
-        while o < 6 {
-            t[m][o] = worth(m, o);
-            o += 1;
-        }
-        m += 1;
-    }
-    t
-}
-
-/// What one stone added to or removed from a window changes, for (black, white): the window
-/// values and the packed words of its cells.
-#[derive(Clone, Copy)]
-struct Change {
-    value: [i32; 2],
-    packed: [i64; 2],
-}
-
-/// The change of a window holding (`b`, `w`) stones when `colour` (0 black, 1 white) gains
-/// `step` (+1 or -1) stones; none when that leaves the counts' range.
-const fn change(b: usize, w: usize, colour: usize, step: isize) -> Change {
+/// The change of the window values of (black, white) when a window holding (`b`, `w`) stones
+/// gains `step` (+1 or -1) stones of `colour` (0 black, 1 white); none when that leaves the
+/// counts' range.
+const fn value_change(b: usize, w: usize, colour: usize, step: isize) -> [i32; 2] {
     let (nb, nw) = if colour == 0 {
         (b as isize + step, w as isize)
     } else {
         (b as isize, w as isize + step)
     };
     if nb < 0 || nw < 0 || nb > 5 || nw > 5 {
-        return Change {
-            value: [0, 0],
-            packed: [0, 0],
-        };
+        return [0, 0];
     }
     let (nb, nw) = (nb as usize, nw as usize);
-    let t = worth_table();
-    Change {
-        value: [
-            t[nb][nw].value - t[b][w].value,
-            t[nw][nb].value - t[w][b].value,
-        ],
-        packed: [
-            t[nb][nw].packed - t[b][w].packed,
-            t[nw][nb].packed - t[w][b].packed,
-        ],
-    }
+    [
+        window_value(nb, nw) - window_value(b, w),
+        window_value(nw, nb) - window_value(w, b),
+    ]
 }
 
-const fn change_table() -> [[[Change; 6]; 6]; 4] {
-    let none = change(0, 0, 0, -1);
-    let mut t = [[[none; 6]; 6]; 4];
+const fn value_change_table() -> [[[[i32; 2]; 6]; 6]; 4] {
+    let mut t = [[[[0; 2]; 6]; 6]; 4];
     let mut v = 0;
     while v < 4 {
         let mut b = 0;
         while b < 6 {
             let mut w = 0;
             while w < 6 {
-                t[v][b][w] = change(b, w, v / 2, if v % 2 == 0 { 1 } else { -1 });
+                t[v][b][w] = value_change(b, w, v / 2, if v % 2 == 0 { 1 } else { -1 });
                 w += 1;
             }
             b += 1;
@@ -149,8 +80,8 @@ const fn change_table() -> [[[Change; 6]; 6]; 4] {
     t
 }
 
-/// `CHANGE[2 * colour + removing][black][white]`, read on every window update.
-static CHANGE: [[[Change; 6]; 6]; 4] = change_table();
+/// `VALUE_CHANGE[2 * colour + removing][black][white]`, read on every window update.
+static VALUE_CHANGE: [[[[i32; 2]; 6]; 6]; 4] = value_change_table();
 
 impl WinCount {
     /// The table of an empty board: every window live, empty.
@@ -171,41 +102,14 @@ impl WinCount {
 
     /// One stone of `colour` (0 black, 1 white) added (`delta` 1) or removed (-1) on `cell`.
     fn step(&mut self, windows: &Windows, cell: usize, colour: usize, delta: i8) {
-        let table = &CHANGE[2 * colour + (delta < 0) as usize];
+        let table = &VALUE_CHANGE[2 * colour + (delta < 0) as usize];
         let mut total = self.total;
-        // Along each line, a cell's change is the sum of the changes of the (up to five)
-        // windows covering it: a running sum over the segment, one addition per cell.
-        for seg in windows.segments(cell) {
-            let n = seg.len;
-            let mut deltas = [[0i64; 2]; WINDOW_LEN];
-            let mut any = false;
-            for (k, d) in deltas.iter_mut().enumerate().take(n) {
-                let w = seg.windows[k] as usize;
-                let counts = &mut self.counts[w];
-                let change = &table[counts[0] as usize % 6][counts[1] as usize % 6];
-                counts[colour] = counts[colour].wrapping_add_signed(delta);
-                total[0] += change.value[0];
-                total[1] += change.value[1];
-                *d = change.packed;
-                any |= *d != [0, 0];
-            }
-            if !any {
-                continue;
-            }
-            let mut run = [0i64; 2];
-            for j in 0..n + WINDOW_LEN - 1 {
-                if j < n {
-                    run[0] += deltas[j][0];
-                    run[1] += deltas[j][1];
-                }
-                if j >= WINDOW_LEN {
-                    run[0] -= deltas[j - WINDOW_LEN][0];
-                    run[1] -= deltas[j - WINDOW_LEN][1];
-                }
-                let s = &mut self.cells[seg.cells[j] as usize & (MAX_CELLS - 1)].0;
-                s[0] += run[0];
-                s[1] += run[1];
-            }
+        for &w in windows.through(cell) {
+            let counts = &mut self.counts[w as usize];
+            let change = &table[counts[0] as usize % 6][counts[1] as usize % 6];
+            counts[colour] = counts[colour].wrapping_add_signed(delta);
+            total[0] += change[0];
+            total[1] += change[1];
         }
         self.total = total;
     }
@@ -215,20 +119,82 @@ impl WinCount {
         self.counts[w]
     }
 
-    /// What a stone of `c` on `cell` would gain it: the sum over live windows through the cell.
-    pub fn gain(&self, c: Color, cell: usize) -> i32 {
-        (self.cells[cell].0[c.index()] >> 32) as i32
+    /// Both colours' sums at `cell`, from the live windows through it.
+    pub fn sums(&self, windows: &Windows, cell: usize) -> CellSums {
+        let mut s = CellSums::default();
+        for &w in windows.through(cell) {
+            let counts = self.counts[w as usize];
+            for c in 0..2 {
+                let (mine, theirs) = (counts[c] as usize, counts[1 - c]);
+                if theirs != 0 || mine > 5 {
+                    continue;
+                }
+                s.gain[c] += CELL_GAIN[mine];
+                if (1..=4).contains(&mine) {
+                    s.lines[c] += 1 << line_shift(mine);
+                }
+            }
+        }
+        s
     }
 
-    /// Both colours' sums at `cell` in one read.
-    pub fn sums(&self, cell: usize) -> CellSums {
-        self.cells[cell].unpack()
+    /// What a stone of `c` on `cell` would gain it: the sum over live windows through the cell.
+    pub fn gain(&self, windows: &Windows, c: Color, cell: usize) -> i32 {
+        self.sums(windows, cell).gain[c.index()]
     }
 
     /// How many live windows through `cell` hold exactly `k` (1..=4) stones of `c` and none of
     /// the other colour: 4 means `cell` completes a five-window, 3 a four-window, 2 a three.
-    pub fn lines(&self, c: Color, cell: usize, k: usize) -> u32 {
-        line_count(self.cells[cell].0[c.index()] as u32, k)
+    pub fn lines(&self, windows: &Windows, c: Color, cell: usize, k: usize) -> u32 {
+        let (m, o) = (c.index(), c.opp().index());
+        windows
+            .through(cell)
+            .iter()
+            .filter(|&&w| {
+                let counts = self.counts[w as usize];
+                counts[m] as usize == k && counts[o] == 0
+            })
+            .count() as u32
+    }
+
+    /// Whether a live window through `cell` holds exactly `k` (1..=4) stones of `c` and none of
+    /// the other colour (`lines(..) > 0`, stopping at the first).
+    pub fn has_line(&self, windows: &Windows, c: Color, cell: usize, k: usize) -> bool {
+        let (m, o) = (c.index(), c.opp().index());
+        windows.through(cell).iter().any(|&w| {
+            let counts = self.counts[w as usize];
+            counts[m] as usize == k && counts[o] == 0
+        })
+    }
+
+    /// The cells, in index order, that `keep` accepts and through which at least `min` live
+    /// windows hold exactly `k` (1..=4) stones of `c` and none of the other colour
+    /// (`lines(..) >= min`), found from the windows rather than cell by cell.
+    pub fn cells_with_lines(
+        &self,
+        windows: &Windows,
+        c: Color,
+        k: usize,
+        min: u8,
+        keep: impl Fn(usize) -> bool,
+    ) -> Vec<u16> {
+        let (m, o) = (c.index(), c.opp().index());
+        let mut hits = vec![0u8; crate::geometry::MAX_CELLS];
+        let mut out = Vec::new();
+        for (w, counts) in self.counts.iter().enumerate() {
+            if counts[m] as usize != k || counts[o] != 0 {
+                continue;
+            }
+            for &e in windows.cells(w) {
+                let h = &mut hits[e as usize];
+                *h = h.saturating_add(1);
+                if *h == min && keep(e as usize) {
+                    out.push(e);
+                }
+            }
+        }
+        out.sort_unstable();
+        out
     }
 
     /// Sum of window values for colour `c` over the windows only it occupies.
@@ -243,9 +209,8 @@ impl WinCount {
         cells: usize,
         occupant: impl Fn(usize) -> (bool, bool),
     ) -> WinCount {
+        debug_assert!(cells <= crate::geometry::MAX_CELLS);
         let mut counts = Vec::with_capacity(windows.len());
-        let mut sums = Box::new([Packed::default(); MAX_CELLS]);
-        debug_assert!(cells <= MAX_CELLS);
         let mut total = [0, 0];
         for w in 0..windows.len() {
             let mut n = [0usize; 2];
@@ -255,29 +220,87 @@ impl WinCount {
                 n[1] += wh as usize;
             }
             counts.push([n[0] as u8, n[1] as u8]);
-            for colour in 0..2 {
-                let (mine, theirs) = (n[colour], n[1 - colour]);
-                let gain = if theirs == 0 { CELL_GAIN[mine] } else { 0 };
-                total[colour] += if theirs == 0 { WINDOW_VALUE[mine] } else { 0 };
-                let lines = if theirs == 0 && (1..=4).contains(&mine) {
-                    1i64 << line_shift(mine)
-                } else {
-                    0
-                };
-                for &c in windows.cells(w) {
-                    sums[c as usize].0[colour] += ((gain as i64) << 32) + lines;
-                }
+            for (colour, t) in total.iter_mut().enumerate() {
+                *t += window_value(n[colour], n[1 - colour]);
             }
         }
-        WinCount {
-            counts,
-            cells: sums,
-            total,
-        }
+        WinCount { counts, total }
     }
 }
 
 /// The count for `k` (1..=4) stones out of a packed line-count word.
 pub fn line_count(packed: u32, k: usize) -> u32 {
     (packed >> line_shift(k)) & 0xFF
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::grid::Color;
+    use crate::board::Board;
+    use crate::geometry::{Dims, Pos};
+
+    /// Stones played in turn on a 13×9 board, black first; some near the edges.
+    #[rustfmt::skip]
+    const STONES: &[(usize, usize)] = &[
+        (6, 4), (7, 4), (5, 3), (8, 5), (6, 5), (6, 3), (7, 3), (4, 2), (8, 3), (9, 3),
+        (0, 0), (1, 1), (12, 8), (2, 2), (6, 6), (11, 7), (5, 5), (10, 6), (4, 4),
+    ];
+
+    /// A middle-game position on a rectangular board.
+    fn position() -> Board {
+        let mut b = Board::new(Dims::new(13, 9).unwrap());
+        for &(x, y) in STONES {
+            b.play(Pos::new(x, y));
+        }
+        b
+    }
+
+    #[test]
+    fn the_cell_reads_agree_with_the_line_counts() {
+        let b = position();
+        let cells = b.dims().cells();
+        for c in [Color::Black, Color::White] {
+            for k in 1..=4 {
+                for min in 1..=3u8 {
+                    let brute: Vec<u16> = (0..cells)
+                        .filter(|&i| b.is_empty_index(i) && b.lines(c, i, k) >= min as u32)
+                        .map(|i| i as u16)
+                        .collect();
+                    assert_eq!(
+                        b.empty_cells_with_lines(c, k, min),
+                        brute,
+                        "{c:?} {k} {min}"
+                    );
+                }
+                for i in 0..cells {
+                    assert_eq!(b.has_line(c, i, k), b.lines(c, i, k) > 0);
+                    let sums = b.cell_sums(i);
+                    assert_eq!(
+                        super::line_count(sums.lines[c.index()], k),
+                        b.lines(c, i, k)
+                    );
+                }
+            }
+        }
+        // The position has windows of three stones: the lists above were not all empty.
+        assert!(!b.empty_cells_with_lines(Color::Black, 3, 1).is_empty());
+    }
+
+    #[test]
+    fn a_cell_gain_sums_its_live_windows() {
+        let b = position();
+        let w = b.windows();
+        for i in 0..b.dims().cells() {
+            for c in [Color::Black, Color::White] {
+                let want: i32 = w
+                    .through(i)
+                    .iter()
+                    .map(|&x| b.wincount().counts(x as usize))
+                    .filter(|n| n[c.opp().index()] == 0)
+                    .map(|n| super::CELL_GAIN[n[c.index()] as usize])
+                    .sum();
+                assert_eq!(b.gain(c, i), want, "cell {i}");
+            }
+        }
+    }
 }

@@ -16,7 +16,6 @@ pub struct Windows {
     cells: Vec<[u16; WINDOW_LEN]>,
     through: Vec<u16>,
     start: Vec<u32>,
-    segments: Vec<Segment>,
     words: usize,
     neighbourhood: Vec<u64>,
     rays: Vec<[u16; RAY]>,
@@ -28,24 +27,10 @@ pub const RAY: usize = 4 * crate::board::pattern::SLOTS;
 /// A ray entry beyond the edge.
 pub const NO_CELL: u16 = u16::MAX;
 
-/// Cells of a segment: the nine cells centred on one cell along one direction.
-pub const SEGMENT_LEN: usize = 2 * WINDOW_LEN - 1;
-
-/// The windows through one cell along one direction, in line order, with the cells they cover:
-/// window `k` is cells `k..k + 5`. Updates walk it once instead of five cells per window.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Segment {
-    pub cells: [u16; SEGMENT_LEN],
-    pub windows: [u16; WINDOW_LEN],
-    /// How many windows (0..=5); the segment has `len + 4` cells when `len > 0`.
-    pub len: usize,
-}
-
 impl Windows {
     pub fn new(dims: Dims) -> Windows {
         let mut cells = Vec::new();
-        let mut dir_of = Vec::new();
-        for (d, dir) in Direction::ALL.into_iter().enumerate() {
+        for dir in Direction::ALL {
             for y in 0..dims.height {
                 for x in 0..dims.width {
                     let first = Pos::new(x, y);
@@ -54,7 +39,6 @@ impl Windows {
                         .collect();
                     if let Some(m) = members {
                         cells.push([m[0], m[1], m[2], m[3], m[4]]);
-                        dir_of.push(d);
                     }
                 }
             }
@@ -72,32 +56,6 @@ impl Windows {
             through.extend_from_slice(list);
         }
         start.push(through.len() as u32);
-        let mut segments = vec![Segment::default(); dims.cells() * Direction::ALL.len()];
-        for (i, list) in lists.iter().enumerate() {
-            for (d, dir) in Direction::ALL.into_iter().enumerate() {
-                // Line order: by the first cell's x (its y on vertical lines).
-                let along = |c: u16| {
-                    let p = dims.pos(c as usize);
-                    if dir.delta().0 != 0 {
-                        p.x
-                    } else {
-                        p.y
-                    }
-                };
-                let mut ws: Vec<u16> = list
-                    .iter()
-                    .copied()
-                    .filter(|&w| dir_of[w as usize] == d)
-                    .collect();
-                ws.sort_by_key(|&w| along(cells[w as usize][0]));
-                let seg = &mut segments[i * Direction::ALL.len() + d];
-                seg.len = ws.len();
-                for (k, &w) in ws.iter().enumerate() {
-                    seg.windows[k] = w;
-                    seg.cells[k..k + WINDOW_LEN].copy_from_slice(&cells[w as usize]);
-                }
-            }
-        }
         let words = dims.cells().div_ceil(64);
         let mut neighbourhood = vec![0u64; dims.cells() * words];
         for i in 0..dims.cells() {
@@ -132,7 +90,6 @@ impl Windows {
             cells,
             through,
             start,
-            segments,
             words,
             neighbourhood,
             rays,
@@ -162,11 +119,6 @@ impl Windows {
         &self.cells[w]
     }
 
-    /// The four segments through `cell`, one per direction.
-    pub fn segments(&self, cell: usize) -> &[Segment] {
-        &self.segments[cell * 4..cell * 4 + 4]
-    }
-
     /// The windows containing cell `cell` (at most 20).
     pub fn through(&self, cell: usize) -> &[u16] {
         &self.through[self.start[cell] as usize..self.start[cell + 1] as usize]
@@ -186,24 +138,5 @@ mod tests {
         assert_eq!(w.through(0).len(), 3);
         let r = Windows::new(Dims::new(5, 9).unwrap());
         assert_eq!(r.len(), 9 + 5 * 5 + 2 * 5);
-    }
-
-    #[test]
-    fn segments_slide_along_the_line() {
-        for dims in [Dims::square(15), Dims::new(7, 12).unwrap()] {
-            let w = Windows::new(dims);
-            for i in 0..dims.cells() {
-                let mut seen: Vec<u16> = Vec::new();
-                for seg in w.segments(i) {
-                    for k in 0..seg.len {
-                        assert_eq!(w.cells(seg.windows[k] as usize), &seg.cells[k..k + 5]);
-                        assert!(w.cells(seg.windows[k] as usize).contains(&(i as u16)));
-                    }
-                    seen.extend_from_slice(&seg.windows[..seg.len]);
-                }
-                seen.sort_unstable();
-                assert_eq!(seen, w.through(i), "cell {i}");
-            }
-        }
     }
 }

@@ -322,7 +322,7 @@ impl Searcher<'_> {
             let four = if self.params.pattern_moves {
                 self.board.line_patterns().class(me, mv as usize).is_four()
             } else {
-                self.board.lines(me, mv as usize, 3) > 0
+                self.board.has_line(me, mv as usize, 3)
             };
             let gap = if policy {
                 top_score

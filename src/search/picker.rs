@@ -54,7 +54,7 @@ impl Searcher<'_> {
                 } else if self.params.eval.pattern_order {
                     pattern_move_score(&self.board, i, me)
                 } else {
-                    let sums = self.board.wincount().sums(i);
+                    let sums = self.board.cell_sums(i);
                     move_score(&self.board, i, &sums, me, &self.params.eval)
                 };
                 moves.push((score, i as u16));
@@ -64,7 +64,7 @@ impl Searcher<'_> {
             let dims = self.board.dims();
             let five = crate::board::wincount::FIVE_GAIN;
             for i in self.board.candidates() {
-                let sums = self.board.wincount().sums(i);
+                let sums = self.board.cell_sums(i);
                 if sums.gain[m] >= five && self.rule.wins_at(self.board.grid(), dims.pos(i), me) {
                     return NodeKind::Win;
                 }
@@ -232,7 +232,7 @@ impl Searcher<'_> {
                 || if patterns {
                     board.line_patterns().class(me, i).is_four()
                 } else {
-                    board.lines(me, i, 3) > 0 && fours_made(board, rule, me, i) > 0
+                    board.has_line(me, i, 3) && fours_made(board, rule, me, i) > 0
                 }
         });
         for &d in &defences {

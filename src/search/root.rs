@@ -33,7 +33,7 @@ impl Searcher<'_> {
         let me = self.board.to_move();
         moves.clear();
         moves.extend(self.board.candidates().map(|i| {
-            let sums = self.board.wincount().sums(i);
+            let sums = self.board.cell_sums(i);
             (
                 move_score(&self.board, i, &sums, me, &self.params.eval),
                 i as u16,

@@ -144,18 +144,23 @@ impl<'a> Solver<'a> {
     fn start(&self, board: &mut Board) -> Start {
         let me = board.to_move();
         let opp = me.opp();
+        let wins = |board: &Board, c: Color, i: u16| {
+            self.rule
+                .wins_at(board.grid(), board.dims().pos(i as usize), c)
+        };
+        if let Some(i) = board
+            .empty_cells_with_lines(me, 4, 1)
+            .into_iter()
+            .find(|&i| wins(board, me, i))
+        {
+            return Start::Five(i);
+        }
         let mut block = None;
         let mut blocks = 0;
-        for i in 0..board.dims().cells() {
-            if !board.is_empty_at(board.dims().pos(i)) {
-                continue;
-            }
-            if is_five_point(board, self.rule, me, i) {
-                return Start::Five(i as u16);
-            }
-            if is_five_point(board, self.rule, opp, i) {
+        for i in board.empty_cells_with_lines(opp, 4, 1) {
+            if wins(board, opp, i) {
                 blocks += 1;
-                block = Some(i as u16);
+                block = Some(i);
             }
         }
         match block {
@@ -296,7 +301,7 @@ impl<'a> Solver<'a> {
         let child = self.stack.len();
         for k in from..end {
             let x = self.stack[k];
-            if x != i && board.is_empty_index(x as usize) && board.lines(me, x as usize, 3) > 0 {
+            if x != i && board.is_empty_index(x as usize) && board.has_line(me, x as usize, 3) {
                 self.stack.push(x);
             }
         }
@@ -376,8 +381,11 @@ impl<'a> Solver<'a> {
         self.begin_on(board, budget);
         let def = board.to_move();
         let att = def.opp();
-        let cells = board.dims().cells();
-        if (0..cells).any(|i| board.is_empty_index(i) && is_five_point(board, self.rule, def, i)) {
+        if board
+            .empty_cells_with_lines(def, 4, 1)
+            .into_iter()
+            .any(|i| is_five_point(board, self.rule, def, i as usize))
+        {
             return None;
         }
         let mut fives = [NONE; 2];
@@ -455,7 +463,8 @@ impl<'a> Solver<'a> {
             if lines.index(me, i) != OCCUPIED
                 && (0..4).any(|d| lines.shape(me, i, d) >= Shape::Three)
             {
-                let score = 2 * board.gain(me, i) + board.gain(me.opp(), i);
+                let sums = board.cell_sums(i);
+                let score = 2 * sums.gain[me.index()] + sums.gain[me.opp().index()];
                 order.push((score, i as u16));
             }
         }
@@ -626,12 +635,7 @@ impl<'a> Solver<'a> {
     /// The replies that stop every double-threat point of `att` (the cells of the windows that
     /// such a point would turn into fours), in cell order; empty when `att` has no such point.
     fn defences(&mut self, board: &mut Board, att: Color, out: &mut Vec<u16>) {
-        let mut points = Vec::new();
-        for f in 0..board.dims().cells() {
-            if board.lines(att, f, 3) >= 2 && board.is_empty_index(f) {
-                points.push(f as u16);
-            }
-        }
+        let points = board.empty_cells_with_lines(att, 3, 2);
         self.defences_among(board, att, &points, out);
     }
 
@@ -693,20 +697,18 @@ impl<'a> Solver<'a> {
                 return None;
             }
         }
-        for i in 0..dims.cells() {
-            let i = i as u16;
-            if board.lines(me, i as usize, 3) > 0
-                && !replies.contains(&i)
-                && board.is_empty_at(dims.pos(i as usize))
-                && fours_made(board, self.rule, me, i as usize) > 0
-            {
+        for i in board.empty_cells_with_lines(me, 3, 1) {
+            if !replies.contains(&i) && fours_made(board, self.rule, me, i as usize) > 0 {
                 replies.push(i);
             }
         }
         // Likely refutations first: a reply's worth to both sides on the win-count table.
         let mut ranked: Vec<(i32, u16)> = replies
             .iter()
-            .map(|&i| (board.gain(me, i as usize) + board.gain(att, i as usize), i))
+            .map(|&i| {
+                let sums = board.cell_sums(i as usize);
+                (sums.gain[me.index()] + sums.gain[att.index()], i)
+            })
             .collect();
         ranked.sort_unstable_by(super::better);
         let mut worst = 0;
