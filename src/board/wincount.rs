@@ -179,7 +179,7 @@ impl WinCount {
         keep: impl Fn(usize) -> bool,
     ) -> Vec<u16> {
         let (m, o) = (c.index(), c.opp().index());
-        let mut hits = vec![0u8; crate::geometry::MAX_CELLS];
+        let mut hits = vec![0u8; windows.cell_count()];
         let mut out = Vec::new();
         for (w, counts) in self.counts.iter().enumerate() {
             if counts[m] as usize != k || counts[o] != 0 {

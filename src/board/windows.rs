@@ -119,6 +119,11 @@ impl Windows {
         &self.cells[w]
     }
 
+    /// How many cells the board has.
+    pub fn cell_count(&self) -> usize {
+        self.start.len() - 1
+    }
+
     /// The windows containing cell `cell` (at most 20).
     pub fn through(&self, cell: usize) -> &[u16] {
         &self.through[self.start[cell] as usize..self.start[cell + 1] as usize]
@@ -136,6 +141,7 @@ mod tests {
         let centre = Dims::square(15).index(Pos::new(7, 7));
         assert_eq!(w.through(centre).len(), 20);
         assert_eq!(w.through(0).len(), 3);
+        assert_eq!(w.cell_count(), 225);
         let r = Windows::new(Dims::new(5, 9).unwrap());
         assert_eq!(r.len(), 9 + 5 * 5 + 2 * 5);
     }

@@ -144,21 +144,17 @@ impl<'a> Solver<'a> {
     fn start(&self, board: &mut Board) -> Start {
         let me = board.to_move();
         let opp = me.opp();
-        let wins = |board: &Board, c: Color, i: u16| {
-            self.rule
-                .wins_at(board.grid(), board.dims().pos(i as usize), c)
-        };
         if let Some(i) = board
             .empty_cells_with_lines(me, 4, 1)
             .into_iter()
-            .find(|&i| wins(board, me, i))
+            .find(|&i| is_five_point(board, self.rule, me, i as usize))
         {
             return Start::Five(i);
         }
         let mut block = None;
         let mut blocks = 0;
         for i in board.empty_cells_with_lines(opp, 4, 1) {
-            if wins(board, opp, i) {
+            if is_five_point(board, self.rule, opp, i as usize) {
                 blocks += 1;
                 block = Some(i);
             }
