@@ -68,6 +68,16 @@ impl Tally {
         let n = &mut self.classes[c][read.class as usize];
         *n = n.wrapping_add_signed(sign as i16);
     }
+
+    /// `add(c, was, -1)` then `add(c, now, 1)` in one step.
+    #[inline(always)]
+    fn replace(&mut self, c: usize, was: Read, now: Read) {
+        self.sums[c][0] += now.mover as i32 - was.mover as i32;
+        self.sums[c][1] += now.waiter as i32 - was.waiter as i32;
+        let n = &mut self.classes[c];
+        n[was.class as usize] = n[was.class as usize].wrapping_sub(1);
+        n[now.class as usize] = n[now.class as usize].wrapping_add(1);
+    }
 }
 
 /// What a move changes besides cells, as it was before the move.
@@ -333,6 +343,19 @@ impl Lines {
         }
     }
 
+    /// Colour `c`'s read of the empty cell `i` changes from `was` to `now` (already stored):
+    /// `uncount` of the one and `count` of the other in one step.
+    #[inline(always)]
+    fn recount(&mut self, c: usize, i: usize, was: Read, now: Read) {
+        self.tally.replace(c, was, now);
+        if was.class.is_four() || now.class.is_four() {
+            let (w, bit) = (i / 64, 1u64 << (i % 64));
+            self.fours[c][w] = (self.fours[c][w] & !bit) | (bit * now.class.is_four() as u64);
+            self.fives[c][w] =
+                (self.fives[c][w] & !bit) | (bit * (now.class == Class::Five) as u64);
+        }
+    }
+
     /// Takes back what `count` added for the cell's current read.
     #[inline(always)]
     fn uncount(&mut self, c: usize, i: usize) {
@@ -382,12 +405,12 @@ impl Lines {
             }
             let index = cell.index[c] + shape as u16 * POWERS[d] - was as u16 * POWERS[d];
             let read = self.read(c, index);
-            self.uncount(c, q);
+            let old = cell.read[c];
             let cell = &mut self.cells[q];
             cell.shapes[c][d] = shape;
             cell.index[c] = index;
             cell.read[c] = read;
-            self.count(c, q);
+            self.recount(c, q, old, read);
         }
     }
 
@@ -470,8 +493,7 @@ impl Lines {
                     if read.class == Class::Five {
                         return None;
                     }
-                    tally.add(c, cell.read[c], -1);
-                    tally.add(c, read, 1);
+                    tally.replace(c, cell.read[c], read);
                 }
             }
         }
@@ -486,6 +508,11 @@ impl Lines {
     /// The empty cells where `c` makes a five, in index order.
     pub fn fives(&self, c: Color) -> impl Iterator<Item = usize> + '_ {
         super::set_bits(&self.fives[c.index()])
+    }
+
+    /// The bit set of `fours`, one bit a cell.
+    pub fn four_words(&self, c: Color) -> &[u64] {
+        &self.fours[c.index()]
     }
 
     /// Whether `c` has a five point somewhere.

@@ -26,38 +26,55 @@ impl Searcher<'_> {
         let mut opp_fives = 0;
         if self.params.pattern_moves {
             // The threat classes of the line patterns: exact fives and fours on every line.
-            let lines = self.board.line_patterns();
-            let scale = self.params.eval.order_scale;
-            for i in self.board.candidates() {
-                let (mine, theirs) = (lines.class(me, i), lines.class(opp, i));
-                if mine == Class::Five {
-                    return NodeKind::Win;
+            // The cells where a side makes a five or a four are kept as bit sets, so only the
+            // move scores need a walk over the candidates (every four point lies within their
+            // radius of the stones; the candidate test keeps that an assumption of nothing).
+            let board = &self.board;
+            let lines = board.line_patterns();
+            if lines.has_five(me) {
+                return NodeKind::Win;
+            }
+            for i in lines.fives(opp).filter(|&i| board.is_candidate(i)) {
+                opp_fives += 1;
+                opp_five = Some(i as u16);
+            }
+            self.fours.extend(
+                lines
+                    .fours(me)
+                    .filter(|&i| board.is_candidate(i))
+                    .map(|i| i as u16),
+            );
+            if !SCORE {
+                moves.extend(board.candidates().map(|i| (0, i as u16)));
+            } else {
+                for i in lines.fours(opp).filter(|&i| board.is_candidate(i)) {
+                    let theirs = lines.class(opp, i);
+                    if theirs >= Class::OpenFour {
+                        self.threats.push(i as u16);
+                    } else if theirs == Class::FourThree {
+                        self.threats43.push(i as u16);
+                    }
                 }
-                if theirs == Class::Five {
-                    opp_fives += 1;
-                    opp_five = Some(i as u16);
-                }
-                if mine.is_four() {
-                    self.fours.push(i as u16);
-                }
-                if !SCORE {
-                    moves.push((0, i as u16));
-                    continue;
-                }
-                if theirs >= Class::OpenFour {
-                    self.threats.push(i as u16);
-                } else if theirs == Class::FourThree {
-                    self.threats43.push(i as u16);
-                }
-                let score = if scale > 0 {
-                    learned_move_score(&self.board, i, me, scale)
+                let scale = self.params.eval.order_scale;
+                if scale > 0 {
+                    moves.extend(
+                        board
+                            .candidates()
+                            .map(|i| (learned_move_score(board, i, me, scale), i as u16)),
+                    );
                 } else if self.params.eval.pattern_order {
-                    pattern_move_score(&self.board, i, me)
+                    moves.extend(
+                        board
+                            .candidates()
+                            .map(|i| (pattern_move_score(board, i, me), i as u16)),
+                    );
                 } else {
-                    let sums = self.board.cell_sums(i);
-                    move_score(&self.board, i, &sums, me, &self.params.eval)
-                };
-                moves.push((score, i as u16));
+                    let eval = &self.params.eval;
+                    moves.extend(board.candidates().map(|i| {
+                        let sums = board.cell_sums(i);
+                        (move_score(board, i, &sums, me, eval), i as u16)
+                    }));
+                }
             }
         } else {
             let (m, o) = (me.index(), opp.index());
@@ -226,15 +243,25 @@ impl Searcher<'_> {
         for &d in &defences {
             mask[d as usize / 64] |= 1 << (d % 64);
         }
-        moves.retain(|&(_, mv)| {
-            let i = mv as usize;
-            mask[i / 64] & (1 << (i % 64)) != 0
-                || if patterns {
-                    board.line_patterns().class(me, i).is_four()
-                } else {
-                    board.has_line(me, i, 3) && fours_made(board, rule, me, i) > 0
+        if patterns {
+            // The side's four points are a bit set too: one test of both sets a move.
+            let fours = board.line_patterns().four_words(me);
+            let mut kept = 0;
+            for j in 0..moves.len() {
+                let i = moves[j].1 as usize;
+                if (mask[i / 64] | fours[i / 64]) >> (i % 64) & 1 != 0 {
+                    moves[kept] = moves[j];
+                    kept += 1;
                 }
-        });
+            }
+            moves.truncate(kept);
+        } else {
+            moves.retain(|&(_, mv)| {
+                let i = mv as usize;
+                mask[i / 64] & (1 << (i % 64)) != 0
+                    || (board.has_line(me, i, 3) && fours_made(board, rule, me, i) > 0)
+            });
+        }
         for &d in &defences {
             mask[d as usize / 64] = 0;
         }
