@@ -309,10 +309,16 @@ pub(super) fn better(a: &(i32, u16), b: &(i32, u16)) -> std::cmp::Ordering {
 
 /// Swaps the best of `moves[k..]` (by `better`) into place `k`.
 pub(super) fn pick(moves: &mut [(i32, u16)], k: usize) {
+    // `better` as one number: the score above, the cell's index complemented below it, so
+    // that the largest key is the first move in `better`'s order.
+    let key = |m: &(i32, u16)| (m.0 as i64) << 16 | i64::from(!m.1);
     let mut best = k;
-    for j in k + 1..moves.len() {
-        if better(&moves[j], &moves[best]).is_lt() {
+    let mut best_key = i64::MIN;
+    for (j, m) in moves.iter().enumerate().skip(k) {
+        let key = key(m);
+        if key > best_key {
             best = j;
+            best_key = key;
         }
     }
     moves.swap(k, best);
