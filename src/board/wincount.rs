@@ -62,15 +62,23 @@ const fn value_change(b: usize, w: usize, colour: usize, step: isize) -> [i32; 2
     ]
 }
 
-const fn value_change_table() -> [[[[i32; 2]; 6]; 6]; 4] {
-    let mut t = [[[[0; 2]; 6]; 6]; 4];
+/// Where a window holding (`b`, `w`) stones (each 0..=5) is in a row of `VALUE_CHANGE`: one
+/// index below 64, so that the hot loop reads it with a mask and no bounds test.
+#[inline(always)]
+const fn change_slot(b: u8, w: u8) -> usize {
+    (b as usize * 8 + w as usize) & 63
+}
+
+const fn value_change_table() -> [[[i32; 2]; 64]; 4] {
+    let mut t = [[[0; 2]; 64]; 4];
     let mut v = 0;
     while v < 4 {
         let mut b = 0;
         while b < 6 {
             let mut w = 0;
             while w < 6 {
-                t[v][b][w] = value_change(b, w, v / 2, if v % 2 == 0 { 1 } else { -1 });
+                t[v][change_slot(b as u8, w as u8)] =
+                    value_change(b, w, v / 2, if v % 2 == 0 { 1 } else { -1 });
                 w += 1;
             }
             b += 1;
@@ -80,8 +88,9 @@ const fn value_change_table() -> [[[[i32; 2]; 6]; 6]; 4] {
     t
 }
 
-/// `VALUE_CHANGE[2 * colour + removing][black][white]`, read on every window update.
-static VALUE_CHANGE: [[[[i32; 2]; 6]; 6]; 4] = value_change_table();
+/// `VALUE_CHANGE[2 * colour + removing][change_slot(black, white)]`, read on every window
+/// update.
+static VALUE_CHANGE: [[[i32; 2]; 64]; 4] = value_change_table();
 
 impl WinCount {
     /// The table of an empty board: every window live, empty.
@@ -106,7 +115,7 @@ impl WinCount {
         let mut total = self.total;
         for &w in windows.through(cell) {
             let counts = &mut self.counts[w as usize];
-            let change = &table[counts[0] as usize % 6][counts[1] as usize % 6];
+            let change = &table[change_slot(counts[0], counts[1])];
             counts[colour] = counts[colour].wrapping_add_signed(delta);
             total[0] += change[0];
             total[1] += change[1];
