@@ -7,7 +7,9 @@ use super::{NodeKind, Searcher};
 use crate::board::pattern::Class;
 use crate::board::threat::{classify as classify_threat, fours_made, Threat};
 use crate::board::wincount::line_count;
+use crate::board::Color;
 use crate::eval::{learned_move_score, move_score, pattern_move_score};
+use crate::rules::Rule;
 
 impl Searcher<'_> {
     /// Looks at every candidate cell once: own fives, the opponent's fives, move scores, the
@@ -277,9 +279,15 @@ impl Searcher<'_> {
         out.clear();
         let opp = self.board.to_move().opp();
         let dims = self.board.dims();
+        // The patterns' class is exact but for renju's fouls: only black's points under renju
+        // need the threat code (tests/patterns.rs checks the classes against it).
+        let exact = self.board.line_patterns().rule() == self.rule
+            && (self.rule != Rule::Renju || opp == Color::White);
         for &f in &self.threats43 {
             let p = dims.pos(f as usize);
-            if classify_threat(self.board.grid_mut(), self.rule, p, opp) != Threat::FourThree {
+            if !exact
+                && classify_threat(self.board.grid_mut(), self.rule, p, opp) != Threat::FourThree
+            {
                 continue;
             }
             out.push(f);

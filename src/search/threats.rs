@@ -3,7 +3,7 @@
 //! win holds against every defence the rules allow (the VCT treats any defender four as a reply).
 
 use crate::board::lines::OCCUPIED;
-use crate::board::pattern::Shape;
+use crate::board::pattern::{Class, Shape};
 use crate::board::threat::{five_points_through, fours_made, is_five_point};
 use crate::board::{renju, Board, Color};
 use crate::geometry::Pos;
@@ -623,9 +623,16 @@ impl<'a> Solver<'a> {
 
     /// Whether `c` playing the empty cell `e` gets two five points, and may play it.
     fn is_double_threat(&mut self, board: &mut Board, c: Color, e: u16) -> bool {
-        board.lines(c, e as usize, 3) >= 2
-            && fours_made(board, self.rule, c, e as usize) >= 2
-            && !self.foul(board, c, e)
+        let lines = board.line_patterns();
+        let class = lines.class(c, e as usize);
+        // Short of a five, the patterns' class is exact: two five points are `OpenFour` and
+        // nothing else (tests/patterns.rs checks it against the threat code).
+        let double = if lines.rule() == self.rule && class != Class::Five {
+            class == Class::OpenFour
+        } else {
+            board.lines(c, e as usize, 3) >= 2 && fours_made(board, self.rule, c, e as usize) >= 2
+        };
+        double && !self.foul(board, c, e)
     }
 
     /// The replies that stop every double-threat point of `att` (the cells of the windows that
