@@ -12,7 +12,7 @@ use crate::eval::{learned_move_score, move_score, pattern_move_score};
 use crate::rules::Rule;
 
 impl Searcher<'_> {
-    /// Looks at every candidate cell once: own fives, the opponent's fives, move scores, the
+    /// What a node has: own fives, the opponent's fives, every candidate's move score, the
     /// side to move's fours (into `self.fours`), and the opponent's threat points (into
     /// `self.threats`: points giving it two five points; `self.threats43`: four-three points).
     /// At a leaf (`SCORE` false) the move scores and the opponent's threats are not needed:
@@ -29,8 +29,8 @@ impl Searcher<'_> {
         if self.params.pattern_moves {
             // The threat classes of the line patterns: exact fives and fours on every line.
             // The cells where a side makes a five or a four are kept as bit sets, so only the
-            // move scores need a walk over the candidates (every four point lies within their
-            // radius of the stones; the candidate test keeps that an assumption of nothing).
+            // move scores need a walk over the candidates (every four point lies within the
+            // candidates' radius of the stones; the candidate test does not rely on it).
             let board = &self.board;
             let lines = board.line_patterns();
             if lines.has_five(me) {
