@@ -110,9 +110,14 @@ impl Rule {
         }
     }
 
+    /// Whether some points may be forbidden to `c` (renju's black).
+    pub fn has_fouls(self, c: Color) -> bool {
+        self == Rule::Renju && c == Color::Black
+    }
+
     /// Whether `c` may not play the empty point `p` (a renju foul for black).
     pub fn is_forbidden(self, grid: &mut Grid, p: Pos, c: Color) -> bool {
-        self == Rule::Renju && c == Color::Black && renju::foul(grid, p).is_some()
+        self.has_fouls(c) && renju::foul(grid, p).is_some()
     }
 
     /// The referee's verdict on `c` playing the empty point `p`. A five beats a foul.

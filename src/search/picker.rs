@@ -7,9 +7,7 @@ use super::{NodeKind, Searcher};
 use crate::board::pattern::Class;
 use crate::board::threat::{classify as classify_threat, fours_made, Threat};
 use crate::board::wincount::line_count;
-use crate::board::Color;
 use crate::eval::{learned_move_score, move_score, pattern_move_score};
-use crate::rules::Rule;
 
 impl Searcher<'_> {
     /// What a node has: own fives, the opponent's fives, every candidate's move score, the
@@ -281,8 +279,7 @@ impl Searcher<'_> {
         let dims = self.board.dims();
         // The patterns' class is exact but for renju's fouls: only black's points under renju
         // need the threat code (tests/patterns.rs checks the classes against it).
-        let exact = self.board.line_patterns().rule() == self.rule
-            && (self.rule != Rule::Renju || opp == Color::White);
+        let exact = self.board.line_patterns().rule() == self.rule && !self.rule.has_fouls(opp);
         for &f in &self.threats43 {
             let p = dims.pos(f as usize);
             if !exact

@@ -133,7 +133,7 @@ impl<'a> Solver<'a> {
     }
 
     fn foul(&self, board: &mut Board, c: Color, i: u16) -> bool {
-        if self.rule != Rule::Renju || c != Color::Black || !board.may_be_foul(i as usize) {
+        if !self.rule.has_fouls(c) || !board.may_be_foul(i as usize) {
             return false;
         }
         let p = board.dims().pos(i as usize);
@@ -548,11 +548,7 @@ impl<'a> Solver<'a> {
         out.clear();
         if found {
             let line: Vec<u16> = self.line[mark..].iter().rev().copied().collect();
-            let near = if self.rule == Rule::Renju && def == Color::Black {
-                1
-            } else {
-                2
-            };
+            let near = if self.rule.has_fouls(def) { 1 } else { 2 };
             for (k, &c) in line.iter().enumerate() {
                 if k % 2 == 1 {
                     self.spoilers(board, def, c, near, out);
