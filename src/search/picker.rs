@@ -55,24 +55,20 @@ impl Searcher<'_> {
                         self.threats43.push(i as u16);
                     }
                 }
-                let scale = self.params.eval.order_scale;
+                // The learned scores (the default) in a loop of their own: this walk is hot.
+                let eval = &self.params.eval;
+                let scale = eval.order_scale;
                 if scale > 0 {
-                    moves.extend(
-                        board
-                            .candidates()
-                            .map(|i| (learned_move_score(board, i, me, scale), i as u16)),
-                    );
-                } else if self.params.eval.pattern_order {
-                    moves.extend(
-                        board
-                            .candidates()
-                            .map(|i| (pattern_move_score(board, i, me), i as u16)),
-                    );
+                    let score = |i| learned_move_score(board, i, me, scale);
+                    moves.extend(board.candidates().map(|i| (score(i), i as u16)));
                 } else {
-                    let eval = &self.params.eval;
                     moves.extend(board.candidates().map(|i| {
-                        let sums = board.cell_sums(i);
-                        (move_score(board, i, &sums, me, eval), i as u16)
+                        let score = if eval.pattern_order {
+                            pattern_move_score(board, i, me)
+                        } else {
+                            move_score(board, i, &board.cell_sums(i), me, eval)
+                        };
+                        (score, i as u16)
                     }));
                 }
             }
@@ -307,20 +303,25 @@ impl Searcher<'_> {
     }
 }
 
-/// Move order: higher score first, then lower cell index (never hash or insertion order).
-pub(super) fn better(a: &(i32, u16), b: &(i32, u16)) -> std::cmp::Ordering {
-    b.0.cmp(&a.0).then(a.1.cmp(&b.1))
+/// A move's place in the move order as one number, largest first: the score above, the cell's
+/// index complemented below it (higher score first, then lower cell index; never hash or
+/// insertion order).
+#[inline(always)]
+fn order_key(m: &(i32, u16)) -> i64 {
+    (m.0 as i64) << 16 | i64::from(!m.1)
 }
 
-/// Swaps the best of `moves[k..]` (by `better`) into place `k`.
+/// Move order (see `order_key`): `Less` when `a` comes first.
+pub(super) fn better(a: &(i32, u16), b: &(i32, u16)) -> std::cmp::Ordering {
+    order_key(b).cmp(&order_key(a))
+}
+
+/// Swaps the best of `moves[k..]` (by `better`) into place `k`, with one comparison a move.
 pub(super) fn pick(moves: &mut [(i32, u16)], k: usize) {
-    // `better` as one number: the score above, the cell's index complemented below it, so
-    // that the largest key is the first move in `better`'s order.
-    let key = |m: &(i32, u16)| (m.0 as i64) << 16 | i64::from(!m.1);
     let mut best = k;
     let mut best_key = i64::MIN;
     for (j, m) in moves.iter().enumerate().skip(k) {
-        let key = key(m);
+        let key = order_key(m);
         if key > best_key {
             best = j;
             best_key = key;
