@@ -115,6 +115,18 @@ impl Rule {
         self == Rule::Renju && c == Color::Black
     }
 
+    /// Whether a move of `c`'s that makes two five points (an open four, or fours on two lines)
+    /// is a sure win, and so the moves that lead to one (`search::prune::quick_win`): the
+    /// opponent can block one point only. Not for renju's black, which may be forbidden the move
+    /// (a double four), nor under caro, where one stone can leave a five blocked at both ends.
+    pub fn two_fives_win(self, c: Color) -> bool {
+        match self {
+            Rule::Freestyle | Rule::Standard => true,
+            Rule::Renju => c == Color::White,
+            Rule::Caro | Rule::CaroExact => false,
+        }
+    }
+
     /// Whether `c` may not play the empty point `p` (a renju foul for black).
     pub fn is_forbidden(self, grid: &mut Grid, p: Pos, c: Color) -> bool {
         self.has_fouls(c) && renju::foul(grid, p).is_some()

@@ -29,13 +29,24 @@ fn search_with(
     clock: &dyn Clock,
     options: RootOptions,
 ) -> Outcome {
+    search_params(board, rule, limits, clock, options, Params::default())
+}
+
+fn search_params(
+    board: Board,
+    rule: Rule,
+    limits: Limits,
+    clock: &dyn Clock,
+    options: RootOptions,
+    params: Params,
+) -> Outcome {
     let tt = TranspositionTable::new(1 << 20);
     let stop = AtomicBool::new(false);
     Search {
         board,
         rule,
         limits,
-        params: Params::default(),
+        params,
         tt: &tt,
         clock,
         stop: &stop,
@@ -72,6 +83,59 @@ fn takes_a_five_before_blocking() {
     let (p, score) = best(OWN_FOUR, Color::Black, Rule::Freestyle, 4);
     assert!(p == Pos::new(1, 2) || p == Pos::new(6, 2), "played {p}");
     assert!(score >= MATE_BOUND);
+}
+
+/// Black to move: a stone on (5,5) makes two open threes (row 5 and column 5), and white has
+/// no move that makes a four.
+const DOUBLE_THREE: &str = "
+    . . . . . . . . . . .
+    . O . . . . . . . . .
+    . . . . . . . . . . .
+    . . . . . X . . . . .
+    . . . . . X . . . . .
+    . . . X X . . . . . .
+    . . . . . . . . . . .
+    . . . . . . . . . . .
+    . . O . . . . . O . .
+    . . . . . . . . . . .
+    . . . . . . . . . . O
+";
+
+/// The patterns show a double three against no four as a win, so a search of two plies (our
+/// move, the reply, and no more) already scores it as one; without `quick_win` it does not.
+/// The root threat search, which would prove it anyway, is off.
+#[test]
+fn a_double_three_against_no_four_is_a_win_at_two_plies() {
+    for (quick, mate) in [(true, true), (false, false)] {
+        let mut params = Params::default();
+        for (name, value) in [("root_vcf_nodes", 0), ("root_vct_nodes", 0)] {
+            assert!(params.set(name, value));
+        }
+        assert!(params.set("quick_win", i64::from(quick)));
+        let mut board = diagram::parse(DOUBLE_THREE).unwrap();
+        board.set_to_move(Color::Black);
+        let limits = Limits {
+            max_depth: Some(2),
+            ..Limits::default()
+        };
+        let out = search_params(
+            board,
+            Rule::Freestyle,
+            limits,
+            &NoClock,
+            RootOptions::default(),
+            params,
+        );
+        assert_eq!(
+            out.score >= MATE_BOUND,
+            mate,
+            "quick_win {quick}: score {}",
+            out.score
+        );
+        if mate {
+            assert_eq!(out.best, Some(Pos::new(5, 5)));
+        }
+    }
 }
 
 const BLOCK_FOUR: &str = "

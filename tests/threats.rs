@@ -14,6 +14,7 @@ use wuzi::manager::tactics::{self, judge, Judgement};
 use wuzi::rules::Rule;
 use wuzi::search::limits::{Clock, Limits};
 use wuzi::search::params::Params;
+use wuzi::search::prune::pattern_win;
 use wuzi::search::threats::Solver;
 use wuzi::search::tt::TranspositionTable;
 use wuzi::search::{RootOptions, Search, MATE_BOUND};
@@ -423,4 +424,62 @@ fn judge_proves_an_unlisted_winning_move() {
     assert_eq!(judge(&case, at("f8"), 2_000_000), Judgement::Proved);
     assert_eq!(judge(&case, at("h8"), 2_000_000), Judgement::Wrong);
     assert_eq!(judge(&case, at("a1"), 2_000_000), Judgement::Unproved);
+}
+
+/// Every win that the search reads from the patterns alone (`prune::pattern_win`: a move that
+/// makes two five points, or a four-three or double three against no opponent four) is one the
+/// VCT solver proves, in every position of the sparring partner's games of
+/// `tests/data/rapfi_wins.txt` (each game move by move, under its own rule, either side to
+/// move).
+#[test]
+fn pattern_wins_are_threat_wins() {
+    let text = std::fs::read_to_string("tests/data/rapfi_wins.txt").expect("test data");
+    let (mut claims, mut positions) = (0, 0);
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let field = |key: &str| {
+            line.split_whitespace()
+                .find_map(|f| f.strip_prefix(key)?.strip_prefix('='))
+                .unwrap_or_else(|| panic!("no {key} in {line}"))
+        };
+        let rule = Rule::parse(field("rule")).expect("rule");
+        let size: usize = field("size").parse().expect("size");
+        let mut board = wuzi::board::Board::new(wuzi::geometry::Dims::square(size));
+        board.set_rule(rule);
+        for mv in field("moves").split(';') {
+            let (x, y) = mv.split_once(',').expect("x,y");
+            board.play(wuzi::geometry::Pos::new(
+                x.parse().expect("x"),
+                y.parse().expect("y"),
+            ));
+            for side in [Color::Black, Color::White] {
+                let lines = board.line_patterns();
+                if lines.has_five(Color::Black) || lines.has_five(Color::White) {
+                    continue;
+                }
+                positions += 1;
+                let Some(plies) = pattern_win(rule, lines.tally(), side) else {
+                    continue;
+                };
+                claims += 1;
+                let mut b = board.clone();
+                b.set_to_move(side);
+                let mut solver = Solver::new(rule);
+                let proved = solver.vct(&mut b, 3, 1_000_000);
+                assert!(
+                    proved.is_some(),
+                    "{} after {mv}, {side:?} to move: a win in {plies} plies claimed\n{}",
+                    field("id"),
+                    wuzi::board::diagram::render(&b)
+                );
+            }
+        }
+    }
+    println!("{claims} claims in {positions} positions");
+    assert!(
+        claims >= 50,
+        "only {claims} claims in {positions} positions"
+    );
 }

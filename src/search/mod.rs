@@ -8,7 +8,7 @@ pub mod limits;
 mod node;
 pub mod params;
 mod picker;
-mod prune;
+pub mod prune;
 use picker::better;
 mod quiesce;
 mod root;

@@ -41,14 +41,20 @@ impl Searcher<'_> {
         // Step 2. Immediate results: own five, opponent's double five, forced block. A leaf
         // with no five point on either side (the patterns keep them as bit sets) is evaluated
         // at once (or by the quiescence search of fours, `qfours`), unless its leaf VCF is on.
-        if depth <= 0 && self.params.pattern_moves && self.params.qvcf_nodes == 0 {
+        // Step 2c. Where neither side has a five point, a win the patterns show (`quick_win`).
+        if self.params.pattern_moves && self.params.qvcf_nodes == 0 {
             let lines = self.board.line_patterns();
             let me = self.board.to_move();
             if !lines.has_five(me) && !lines.has_five(me.opp()) {
-                if self.params.qfours > 0 {
-                    return self.quiesce(alpha, beta, ply, self.params.qfours, true);
+                if let Some(plies) = self.quick_win(lines.tally(), me) {
+                    return WIN - (ply as i32 + plies);
                 }
-                return evaluate(&self.board, &self.params.eval);
+                if depth <= 0 {
+                    if self.params.qfours > 0 {
+                        return self.quiesce(alpha, beta, ply, self.params.qfours, true);
+                    }
+                    return evaluate(&self.board, &self.params.eval);
+                }
             }
         }
         // Step 2b. Mate-distance pruning: no line from here wins sooner than a five of our
@@ -518,6 +524,7 @@ impl Searcher<'_> {
         let mover = tally.class_counts(me.opp());
         Some(Preview {
             eval: evaluate_tally(self.rule, me.opp(), &tally, &self.params.eval),
+            win: self.quick_win(&tally, me.opp()),
             open: open_tally(&tally, me.opp()),
             fours: self.params.qfours > 0 && mover[Class::Four as usize..].iter().any(|&n| n > 0),
         })
@@ -554,7 +561,13 @@ impl Searcher<'_> {
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if ply >= MAX_PLY || (depth <= 0 && !preview.fours) {
+        if ply >= MAX_PLY {
+            return preview.eval;
+        }
+        if let Some(plies) = preview.win {
+            return WIN - (ply as i32 + plies);
+        }
+        if depth <= 0 && !preview.fours {
             return preview.eval;
         }
         if depth <= 0 {
@@ -609,6 +622,8 @@ impl Searcher<'_> {
 pub(super) struct Preview {
     /// Its static evaluation.
     eval: i32,
+    /// The plies to its side to move's five that `Searcher::quick_win` reads.
+    win: Option<i32>,
     /// Whether its position is open (`Searcher::open_position`).
     open: bool,
     /// Whether its side to move has a four (the quiescence search then has moves to try).

@@ -122,6 +122,9 @@ pub struct Params {
     pub history_malus: bool,
     /// Mate-distance pruning.
     pub mate_distance: bool,
+    /// Wins read from the patterns at every node where neither side has a five point: a move
+    /// that makes two five points, or a four-three or double three against no opponent four.
+    pub quick_win: bool,
     /// The quiescence search of fours at the leaves: fours a line may add (0: leaves are
     /// evaluated).
     pub qfours: u32,
@@ -251,6 +254,7 @@ impl Default for Params {
             killer_bonus: 2000,
             history_malus: true,
             mate_distance: true,
+            quick_win: true,
             preview_depth: 3,
             qfours: 0,
             razor_depth: 0,
@@ -361,6 +365,7 @@ impl Params {
             "history_malus" => flag(&mut self.history_malus),
             "history_max" => int.filter(|&v| v > 0).map(|v| self.history_max = v),
             "mate_distance" => flag(&mut self.mate_distance),
+            "quick_win" => flag(&mut self.quick_win),
             "preview_depth" => int.map(|v| self.preview_depth = v),
             "razor_depth" => int.map(|v| self.razor_depth = v),
             "razor_margin" => int.map(|v| self.razor_margin = v),

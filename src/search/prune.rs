@@ -6,7 +6,10 @@ use super::node::score_from_tt;
 use super::params::divide;
 use super::tt::{Bound, Entry};
 use super::{Searcher, MATE_BOUND, NONE, NO_EVAL};
+use crate::board::lines::Tally;
 use crate::board::pattern::Class;
+use crate::board::Color;
+use crate::rules::Rule;
 
 impl Searcher<'_> {
     /// Steps 3c and 3d, at an open non-PV node whose static evaluation is `eval`: razoring (far
@@ -128,6 +131,14 @@ impl Searcher<'_> {
         }
     }
 
+    /// Step 2c. `pattern_win` at a node where neither side has a five point, if `quick_win`.
+    pub(super) fn quick_win(&self, tally: &Tally, me: Color) -> Option<i32> {
+        if !self.params.quick_win {
+            return None;
+        }
+        pattern_win(self.rule, tally, me)
+    }
+
     /// Reverse futility at a quiet node (no forced reply, no threat to defend): whether a
     /// non-PV node at `ply` with `depth` plies left, whose static evaluation `eval` beats beta
     /// by a margin per remaining ply (a ply less where it is improving), fails high with it.
@@ -188,4 +199,26 @@ pub(super) enum Singular {
     Cut(i32),
     /// Search it this many plies deeper (negative: shallower).
     Extend(i32),
+}
+
+/// A win the patterns show without a search, for `me` to move where neither side has a five
+/// point (`tally`: the empty cells'): the plies to its five if it has a move that makes two five
+/// points (3), or one that makes a four and an open three, or two open threes, while the
+/// opponent has no move that makes a four (5: the one reply stops one threat, and the opponent's
+/// fours come too late). `None` where `rule` does not let two five points win for sure
+/// (`Rule::two_fives_win`).
+pub fn pattern_win(rule: Rule, tally: &Tally, me: Color) -> Option<i32> {
+    if !rule.two_fives_win(me) {
+        return None;
+    }
+    let mine = tally.class_counts(me);
+    if mine[Class::OpenFour as usize] > 0 {
+        return Some(3);
+    }
+    let threats = mine[Class::FourThree as usize] + mine[Class::DoubleThree as usize];
+    let theirs = &tally.class_counts(me.opp())[Class::Four as usize..];
+    if threats > 0 && theirs.iter().all(|&n| n == 0) {
+        return Some(5);
+    }
+    None
 }
