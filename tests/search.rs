@@ -1,6 +1,8 @@
 //! The search on diagram positions: fives taken, fours blocked, renju fouls avoided, rule
 //! subtleties, deterministic node counts, and the hard limit under an injected clock.
 
+mod common;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use wuzi::board::{diagram, renju, Board, Color};
 use wuzi::geometry::Pos;
@@ -472,39 +474,14 @@ fn sees_a_long_threat_win_against_it_within_a_node_budget() {
 /// Reads `tests/data/rapfi_wins.txt`: (id, rule, board, whether our search proves the win
 /// today) for every position where the sparring partner announced a forced win after our move.
 fn rapfi_wins() -> Vec<(String, Rule, Board, bool)> {
-    let text = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rapfi_wins.txt"),
-    )
-    .unwrap();
     let mut cases = Vec::new();
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-    {
-        let field = |key: &str| {
-            line.split_whitespace()
-                .find_map(|f| f.strip_prefix(key)?.strip_prefix('='))
-                .unwrap_or_else(|| panic!("no {key} in {line}"))
-        };
-        let size: usize = field("size").parse().unwrap();
-        let mut board = Board::new(wuzi::geometry::Dims::square(size));
-        for mv in field("moves").split(';') {
-            let (x, y) = mv.split_once(',').unwrap();
-            board.play(Pos::new(x.parse().unwrap(), y.parse().unwrap()));
+    for game in common::rapfi_wins() {
+        let mut board = Board::new(wuzi::geometry::Dims::square(game.size));
+        for &p in &game.moves {
+            board.play(p);
         }
-        let to_move = if field("to_move") == "black" {
-            Color::Black
-        } else {
-            Color::White
-        };
-        assert_eq!(board.to_move(), to_move, "{line}");
-        let rule = Rule::parse(field("rule")).unwrap();
-        cases.push((
-            field("id").to_string(),
-            rule,
-            board,
-            field("solved") == "yes",
-        ));
+        assert_eq!(board.to_move(), game.to_move, "{}", game.id);
+        cases.push((game.id, game.rule, board, game.solved));
     }
     cases
 }

@@ -433,27 +433,13 @@ fn judge_proves_an_unlisted_winning_move() {
 /// move).
 #[test]
 fn pattern_wins_are_threat_wins() {
-    let text = std::fs::read_to_string("tests/data/rapfi_wins.txt").expect("test data");
     let (mut claims, mut positions) = (0, 0);
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-    {
-        let field = |key: &str| {
-            line.split_whitespace()
-                .find_map(|f| f.strip_prefix(key)?.strip_prefix('='))
-                .unwrap_or_else(|| panic!("no {key} in {line}"))
-        };
-        let rule = Rule::parse(field("rule")).expect("rule");
-        let size: usize = field("size").parse().expect("size");
-        let mut board = wuzi::board::Board::new(wuzi::geometry::Dims::square(size));
+    for game in common::rapfi_wins() {
+        let rule = game.rule;
+        let mut board = wuzi::board::Board::new(wuzi::geometry::Dims::square(game.size));
         board.set_rule(rule);
-        for mv in field("moves").split(';') {
-            let (x, y) = mv.split_once(',').expect("x,y");
-            board.play(wuzi::geometry::Pos::new(
-                x.parse().expect("x"),
-                y.parse().expect("y"),
-            ));
+        for &mv in &game.moves {
+            board.play(mv);
             for side in [Color::Black, Color::White] {
                 let lines = board.line_patterns();
                 if lines.has_five(Color::Black) || lines.has_five(Color::White) {
@@ -471,7 +457,7 @@ fn pattern_wins_are_threat_wins() {
                 assert!(
                     proved.is_some(),
                     "{} after {mv}, {side:?} to move: a win in {plies} plies claimed\n{}",
-                    field("id"),
+                    game.id,
                     wuzi::board::diagram::render(&b)
                 );
             }

@@ -78,3 +78,53 @@ pub fn read_cases(path: &str) -> Vec<Case> {
         })
         .collect()
 }
+
+/// One game of `tests/data/rapfi_wins.txt`: a position where the sparring partner announced a
+/// forced win right after our move.
+pub struct RapfiWin {
+    pub id: String,
+    pub rule: wuzi::rules::Rule,
+    pub size: usize,
+    /// The game's moves, opening first, up to and including ours.
+    pub moves: Vec<Pos>,
+    /// The side to move after them (the partner), as the file says.
+    pub to_move: Color,
+    /// Whether our search proves the win within its budget today (`solved=yes`).
+    pub solved: bool,
+}
+
+/// Reads `tests/data/rapfi_wins.txt`.
+pub fn rapfi_wins() -> Vec<RapfiWin> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rapfi_wins.txt");
+    let text = std::fs::read_to_string(path).expect("tests/data/rapfi_wins.txt");
+    let mut games = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let field = |key: &str| {
+            line.split_whitespace()
+                .find_map(|f| f.strip_prefix(key)?.strip_prefix('='))
+                .unwrap_or_else(|| panic!("no {key} in {line}"))
+        };
+        let moves = field("moves")
+            .split(';')
+            .map(|mv| {
+                let (x, y) = mv.split_once(',').expect("x,y");
+                Pos::new(x.parse().expect("x"), y.parse().expect("y"))
+            })
+            .collect();
+        games.push(RapfiWin {
+            id: field("id").to_string(),
+            rule: wuzi::rules::Rule::parse(field("rule")).expect("rule"),
+            size: field("size").parse().expect("size"),
+            moves,
+            to_move: match field("to_move") {
+                "black" => Color::Black,
+                _ => Color::White,
+            },
+            solved: field("solved") == "yes",
+        });
+    }
+    games
+}
