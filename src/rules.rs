@@ -116,7 +116,7 @@ impl Rule {
     }
 
     /// Whether a move of `c`'s that makes two five points (an open four, or fours on two lines)
-    /// is a sure win, and so the moves that lead to one (`search::prune::quick_win`): the
+    /// is a sure win, and so the moves that lead to one (`search::prune::pattern_win`): the
     /// opponent can block one point only. Not for renju's black, which may be forbidden the move
     /// (a double four), nor under caro, where one stone can leave a five blocked at both ends.
     pub fn two_fives_win(self, c: Color) -> bool {

@@ -41,7 +41,7 @@ impl Searcher<'_> {
         // Step 2. Immediate results: own five, opponent's double five, forced block. A leaf
         // with no five point on either side (the patterns keep them as bit sets) is evaluated
         // at once (or by the quiescence search of fours, `qfours`), unless its leaf VCF is on.
-        // Step 2c. Where neither side has a five point, a win the patterns show (`quick_win`).
+        // Step 2a. Where neither side has a five point, a win the patterns show (`quick_win`).
         if self.params.pattern_moves && self.params.qvcf_nodes == 0 {
             let lines = self.board.line_patterns();
             let me = self.board.to_move();

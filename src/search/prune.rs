@@ -131,7 +131,7 @@ impl Searcher<'_> {
         }
     }
 
-    /// Step 2c. `pattern_win` at a node where neither side has a five point, if `quick_win`.
+    /// Step 2a. `pattern_win` at a node where neither side has a five point, if `quick_win`.
     pub(super) fn quick_win(&self, tally: &Tally, me: Color) -> Option<i32> {
         if !self.params.quick_win {
             return None;
