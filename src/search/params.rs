@@ -254,7 +254,7 @@ impl Default for Params {
             killer_bonus: 2000,
             history_malus: true,
             mate_distance: true,
-            quick_win: true,
+            quick_win: false,
             preview_depth: 3,
             qfours: 0,
             razor_depth: 0,
