@@ -104,7 +104,7 @@ pub struct Params {
     pub lmr_policy_offset: i32,
     /// Move-count pruning at defending nodes too (the defences against an open three or a
     /// four-three, and own fours): 0 off, 1 with the limit of a node that is not improving,
-    /// 2 with that of one that is.
+    /// 2 (the default) with that of one that is. Fours are kept, as everywhere.
     pub mcp_defend: u8,
     /// Policy pruning: at a quiet non-PV node, a move that makes no four and whose learned
     /// order score lies more than this many units a remaining ply below the best of its
@@ -248,7 +248,7 @@ impl Default for Params {
             lmr_policy: 0,
             lmr_policy_offset: 0,
             policy_prune: 0,
-            mcp_defend: 0,
+            mcp_defend: 2,
             lmr_deeper: 0,
             rfp_improving: true,
             killer_bonus: 2000,
@@ -598,7 +598,7 @@ mod tests {
     #[test]
     fn defending_move_count_pruning_takes_three_settings() {
         let mut p = Params::default();
-        assert_eq!(p.mcp_defend, 0, "off by default");
+        assert_eq!(p.mcp_defend, 2, "on by default, as an improving node");
         for v in [0, 1, 2] {
             assert!(p.set("mcp_defend", v));
             assert_eq!(p.mcp_defend, v as u8);
