@@ -348,6 +348,20 @@ impl Searcher<'_> {
             {
                 continue;
             }
+            // Step 7a3. Frontier fours: near the horizon, once a move that does not lose was
+            // tried, a four that threatens no more than its five is skipped (`frontier_fours`):
+            // its forced block would end in a leaf's evaluation.
+            if four
+                && !pv
+                && !forced
+                && searched > 0
+                && best > -MATE_BOUND
+                && self
+                    .params
+                    .skips_frontier_four(depth, self.board.line_patterns().class(me, mv as usize))
+            {
+                continue;
+            }
             // Step 7b. Late-move reductions: never of forced replies; at a defending node
             // only with `defend_lmr` (its moves after the first); of fours only as
             // `lmr_fours` says (0: none, 1: a defending node's, 2: every node's).

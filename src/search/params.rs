@@ -1,6 +1,6 @@
 //! Every tunable of the search and evaluation, with its default.
 
-use crate::board::pattern::Class;
+use crate::board::pattern::{Class, CLASSES};
 use crate::eval::EvalParams;
 
 /// Search and evaluation tunables. Weights are in sixteenths.
@@ -201,6 +201,11 @@ pub struct Params {
     /// The least depth a late-move reduction leaves (1: a reduced move is still expanded;
     /// 0: it may become a leaf, read from its evaluation).
     pub lmr_floor: i32,
+    /// Frontier fours: at a non-PV node with at most `frontier_depth` plies left, once a move
+    /// was searched, an own four of a class below this one (as `Class as u8`; 11 skips fours
+    /// and four-pluses, keeping four-threes and open fours) is not searched (0: none skipped).
+    pub frontier_fours: u8,
+    pub frontier_depth: i32,
 }
 
 impl Default for Params {
@@ -283,6 +288,8 @@ impl Default for Params {
             root_lmr: 0,
             root_lmr_after: 2,
             lmr_floor: 1,
+            frontier_fours: 0,
+            frontier_depth: 1,
         }
     }
 }
@@ -336,6 +343,11 @@ impl Params {
             "soft_percent" => count.map(|v| self.soft_percent = v.min(100)),
             "lmr_log" => int.filter(|&v| v >= 0).map(|v| self.lmr_log = v),
             "mcp" => flag(&mut self.mcp),
+            "frontier_fours" => u8::try_from(value)
+                .ok()
+                .filter(|&v| v as usize <= CLASSES)
+                .map(|v| self.frontier_fours = v),
+            "frontier_depth" => int.filter(|&v| v >= 1).map(|v| self.frontier_depth = v),
             "mcp_base" => int.map(|v| self.mcp_base = v),
             "mcp_pv" => int.map(|v| self.mcp_pv = v),
             "mcp_keep" => u8::try_from(value)
@@ -436,6 +448,12 @@ impl Params {
         }
         let r = (gap.max(0) as i64 * 1024 / self.lmr_policy as i64) as i32;
         (r - self.lmr_policy_offset).clamp(-1024, 2048)
+    }
+
+    /// Whether a four of `class` is skipped at a non-PV node with `depth` plies left, once a
+    /// move was searched there (`frontier_fours`).
+    pub fn skips_frontier_four(&self, depth: i32, class: Class) -> bool {
+        depth <= self.frontier_depth && (class as u8) < self.frontier_fours
     }
 
     /// Whether `policy_prune` skips a move whose learned order score lies `gap` units below
@@ -593,6 +611,29 @@ mod tests {
         // Depth 0 or less counts as one ply; no overflow at the extremes.
         assert!(p.prunes_by_policy(-2, 1201));
         assert!(!p.prunes_by_policy(i32::MAX, i32::MAX));
+    }
+
+    #[test]
+    fn frontier_fours_skip_the_weaker_fours_near_the_horizon() {
+        let mut p = Params::default();
+        assert!(!p.skips_frontier_four(1, Class::Four), "off by default");
+        assert!(p.set("frontier_fours", Class::FourThree as i64));
+        assert!(p.skips_frontier_four(1, Class::Four));
+        assert!(p.skips_frontier_four(1, Class::FourPlus));
+        assert!(
+            !p.skips_frontier_four(1, Class::FourThree),
+            "a winning four is kept"
+        );
+        assert!(!p.skips_frontier_four(1, Class::OpenFour));
+        assert!(
+            !p.skips_frontier_four(2, Class::Four),
+            "only a ply from the horizon"
+        );
+        assert!(p.set("frontier_depth", 2));
+        assert!(p.skips_frontier_four(2, Class::Four));
+        assert!(!p.set("frontier_depth", 0));
+        assert!(!p.set("frontier_fours", CLASSES as i64 + 1));
+        assert!(!p.set("frontier_fours", -1));
     }
 
     #[test]
