@@ -462,7 +462,7 @@ fn sees_a_long_threat_win_against_it_within_a_node_budget() {
     let mut board = diagram::parse(LONG_THREAT_WIN).unwrap();
     board.set_to_move(Color::Black);
     // 400 k nodes: the proof takes 100–200 k nodes with the hand-set move order and 200–400 k
-    // with the learned one (`order_scale` 300), which wins games at 1 s.
+    // with the learned one (`order_scale` 300 and 450), which wins games at 1 s.
     let limits = Limits {
         max_nodes: Some(400_000),
         ..Limits::default()

@@ -30,9 +30,10 @@ pub struct EvalParams {
     /// Move scores from the threat classes (off: the window gains).
     pub pattern_order: bool,
     /// Move scores from the learned move-ordering table (`board::weights::ORDER`), this many
-    /// score units a logit, in place of the threat classes' hand-set scores (0: those). 300
-    /// keeps the quiet cells within about 1000 of each other, below the killers' and the
-    /// history's bonuses: at 1000 the table won at 100 k nodes and gained nothing at 1 s.
+    /// score units a logit, in place of the threat classes' hand-set scores (0: those). 450
+    /// keeps the quiet cells within about 1500 of each other, about the killers' and the
+    /// history's bonuses: at 1000 the table won at 100 k nodes and gained nothing at 1 s; 450
+    /// won over 300 at 100 k nodes and at 1 s.
     pub order_scale: i32,
 }
 
@@ -46,7 +47,7 @@ impl Default for EvalParams {
             pattern_eval: true,
             threat_eval: true,
             pattern_order: true,
-            order_scale: 300,
+            order_scale: 450,
         }
     }
 }
