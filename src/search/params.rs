@@ -202,8 +202,9 @@ pub struct Params {
     /// 0: it may become a leaf, read from its evaluation).
     pub lmr_floor: i32,
     /// Frontier fours: at a non-PV node with at most `frontier_depth` plies left, once a move
-    /// was searched, an own four of a class below this one (as `Class as u8`; 11 skips fours
-    /// and four-pluses, keeping four-threes and open fours) is not searched (0: none skipped).
+    /// was searched, an own four of a class below this one (as `Class as u8`; 11, the default,
+    /// skips fours and four-pluses, keeping four-threes and open fours) is not searched (0:
+    /// none skipped).
     pub frontier_fours: u8,
     pub frontier_depth: i32,
 }
@@ -288,7 +289,7 @@ impl Default for Params {
             root_lmr: 0,
             root_lmr_after: 2,
             lmr_floor: 1,
-            frontier_fours: 0,
+            frontier_fours: Class::FourThree as u8,
             frontier_depth: 1,
         }
     }
@@ -616,7 +617,9 @@ mod tests {
     #[test]
     fn frontier_fours_skip_the_weaker_fours_near_the_horizon() {
         let mut p = Params::default();
-        assert!(!p.skips_frontier_four(1, Class::Four), "off by default");
+        assert!(p.skips_frontier_four(1, Class::Four), "on by default");
+        assert!(p.set("frontier_fours", 0));
+        assert!(!p.skips_frontier_four(1, Class::Four), "0: off");
         assert!(p.set("frontier_fours", Class::FourThree as i64));
         assert!(p.skips_frontier_four(1, Class::Four));
         assert!(p.skips_frontier_four(1, Class::FourPlus));
