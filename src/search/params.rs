@@ -206,6 +206,7 @@ pub struct Params {
     /// skips fours and four-pluses, keeping four-threes and open fours) is not searched (0:
     /// none skipped).
     pub frontier_fours: u8,
+    /// The most plies left at which `frontier_fours` skips (1: the frontier alone).
     pub frontier_depth: i32,
 }
 
