@@ -4,7 +4,7 @@ mod common;
 
 use common::read_cases;
 use std::collections::BTreeMap;
-use wuzi::board::renju;
+use wuzi::board::{renju, Color};
 use wuzi::geometry::Pos;
 use wuzi::rules::{Rule, Verdict};
 
@@ -84,6 +84,61 @@ fn renju_forbidden_points_match_every_case() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// `Board::may_be_foul` is the search's filter before the exact check: it may pass a point that
+/// is not a foul, never miss one that is. Checked on every empty point of every shared case and
+/// of dense random positions (a fixed generator), where overlines, fours on one line and nested
+/// threes are common.
+#[test]
+fn foul_filter_never_misses_a_foul() {
+    let mut boards: Vec<wuzi::board::Board> = read_cases("tests/data/renju_forbidden.txt")
+        .iter()
+        .map(|c| c.board())
+        .collect();
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    for _ in 0..300 {
+        let mut b = wuzi::board::Board::new(wuzi::geometry::Dims::square(15));
+        let stones = 20 + next(60);
+        for k in 0..stones {
+            // Mostly black, in a 9×9 square, so that black shapes crowd each other.
+            let p = Pos::new(3 + next(9), 3 + next(9));
+            if b.is_empty_at(p) {
+                let c = if k % 3 == 2 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                b.play_as(p, c);
+            }
+        }
+        boards.push(b);
+    }
+    let (mut fouls, mut passed) = (0, 0);
+    for mut board in boards {
+        board.set_rule(Rule::Renju);
+        let dims = board.dims();
+        for i in 0..dims.cells() {
+            let p = dims.pos(i);
+            if !board.is_empty_at(p) {
+                continue;
+            }
+            let may = board.may_be_foul(i);
+            passed += may as usize;
+            if let Some(f) = renju::foul(board.grid_mut(), p) {
+                fouls += 1;
+                assert!(may, "the filter misses the {} at {p}", f.name());
+            }
+        }
+    }
+    assert!(fouls > 300, "only {fouls} fouls met");
+    eprintln!("{fouls} fouls, {passed} points passed the filter");
 }
 
 #[test]

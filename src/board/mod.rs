@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 pub use grid::{Cell, Color, Grid};
 use lines::{Lines, Tally};
+use pattern::{Class, Shape};
 use wincount::WinCount;
 use windows::Windows;
 
@@ -223,10 +224,23 @@ impl Board {
         self.history.len()
     }
 
-    /// Whether black on the empty cell `i` might be a renju foul: every foul needs two windows
-    /// through the cell holding at least two black stones (and no white), or one with four.
-    /// A cheap test from the line counts; `renju::foul` decides.
+    /// Whether black on the empty cell `i` might be a renju foul; `renju::foul` decides.
+    ///
+    /// Under renju it reads black's line shapes, which are exact-five shapes (`pattern`): a
+    /// foul makes no five, and a renju three or four through the cell is a line-local open
+    /// three, four or open four along its direction. So a foul needs two such directions (the
+    /// classes double three, four-three, open four), an open four (two fours on one line) or an
+    /// overline. Under any other rule the patterns are not black's renju shapes, and the
+    /// window counts decide: every foul needs two windows through the cell holding at least
+    /// two black stones (and no white), or one with four.
     pub fn may_be_foul(&self, i: usize) -> bool {
+        if self.lines.rule() == Rule::Renju {
+            return match self.lines.class(Color::Black, i) {
+                Class::DoubleThree | Class::FourThree | Class::OpenFour => true,
+                Class::Five => false,
+                _ => (0..4).any(|d| self.lines.shape(Color::Black, i, d) == Shape::Overline),
+            };
+        }
         let lines = self.cell_sums(i).lines[Color::Black.index()];
         let count = |k| wincount::line_count(lines, k);
         let busy = count(2) + count(3) + count(4);
