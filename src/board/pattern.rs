@@ -418,28 +418,64 @@ fn overline(win: Win, key: u32, own: u32) -> bool {
     matches!(win, Win::ExactlyFive | Win::CaroExact) && left + right + 1 > 5
 }
 
-/// The shape table of one way of winning and one colour: indexed by line key, the shape a stone
-/// of that colour makes on the centre. Keys with more own stones are classified first, so that
-/// a key's shape is read from the shapes one own stone further on.
-fn build(win: Win, own: u32) -> Box<[u8]> {
-    let mut t = vec![0u8; KEYS].into_boxed_slice();
-    let own_mask = |key: u32| {
-        let lo = key & 0x55555;
-        let hi = (key >> 1) & 0x55555;
-        if own == 1 {
-            lo & !hi
-        } else {
-            hi & !lo
-        }
-    };
-    let mut by_count: Vec<Vec<u32>> = vec![Vec::new(); SLOTS + 1];
-    for key in 0..KEYS as u32 {
-        by_count[own_mask(key).count_ones() as usize].push(key);
+/// The stones of `own` in a line key (one bit per slot, at the slot's low bit).
+fn own_mask(key: u32, own: u32) -> u32 {
+    let lo = key & 0x55555;
+    let hi = (key >> 1) & 0x55555;
+    if own == 1 {
+        lo & !hi
+    } else {
+        hi & !lo
     }
+}
+
+/// One side of a key (the five slots, 2 bits each, as `key & 0x3FF` or `key >> 10`) with every
+/// slot beyond its first blocker (the slot nearest the centre that holds neither nothing nor an
+/// `own` stone) made a wall. `left`: the side of slots 0..5, whose slot 4 touches the centre.
+fn side_canonical(side: u32, own: u32, left: bool) -> u32 {
+    for j in 0..HALF {
+        // The j-th slot out from the centre.
+        let s = if left { HALF - 1 - j } else { j };
+        let v = (side >> (2 * s)) & 3;
+        if v != EMPTY && v != own {
+            let beyond = if left {
+                (1 << (2 * s)) - 1
+            } else {
+                0x3FF & !((1 << (2 * s + 2)) - 1)
+            };
+            return side | beyond;
+        }
+    }
+    side
+}
+
+/// The shape table of one way of winning and one colour: indexed by line key, the shape a stone
+/// of that colour makes on the centre. Nothing beyond a blocker (an opponent's stone or a wall)
+/// changes a shape, so only the canonical keys, whose slots beyond each side's first blocker
+/// are walls (8,836 of the 1,048,576), are classified, and every other key copies its
+/// canonical key's shape. Keys with more own stones are classified first, so that a key's
+/// shape is read from the shapes one own stone further on (themselves canonical keys: a stone
+/// on an empty slot moves no blocker).
+fn build(win: Win, own: u32) -> Box<[u8]> {
+    let sides: [Vec<u32>; 2] = [true, false].map(|left| {
+        (0..1 << (2 * HALF))
+            .map(|v| side_canonical(v, own, left))
+            .collect()
+    });
+    let canonical =
+        |key: u32| sides[0][(key & 0x3FF) as usize] | sides[1][(key >> 10) as usize] << 10;
+    let mut by_count: Vec<Vec<u32>> = vec![Vec::new(); SLOTS + 1];
+    for key in (0..KEYS as u32).filter(|&k| canonical(k) == k) {
+        by_count[own_mask(key, own).count_ones() as usize].push(key);
+    }
+    let mut t = vec![0u8; KEYS].into_boxed_slice();
     for keys in by_count.iter().rev() {
         for &key in keys {
             t[key as usize] = classify(&t, win, own, key) as u8;
         }
+    }
+    for key in 0..KEYS as u32 {
+        t[key as usize] = t[canonical(key) as usize];
     }
     t
 }
@@ -619,6 +655,38 @@ pub fn class_of_index(index: u16) -> Class {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every key classified in turn, as `build` did before it classified only canonical keys.
+    fn build_every_key(win: Win, own: u32) -> Box<[u8]> {
+        let mut t = vec![0u8; KEYS].into_boxed_slice();
+        let mut by_count: Vec<Vec<u32>> = vec![Vec::new(); SLOTS + 1];
+        for key in 0..KEYS as u32 {
+            by_count[own_mask(key, own).count_ones() as usize].push(key);
+        }
+        for keys in by_count.iter().rev() {
+            for &key in keys {
+                t[key as usize] = classify(&t, win, own, key) as u8;
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn canonical_keys_build_the_same_tables() {
+        for win in [
+            Win::AtLeastFive,
+            Win::ExactlyFive,
+            Win::Caro,
+            Win::CaroExact,
+        ] {
+            for own in [1, 2] {
+                let fast = build(win, own);
+                let slow = build_every_key(win, own);
+                let diff = (0..KEYS).find(|&k| fast[k] != slow[k]);
+                assert_eq!(diff, None, "{win:?}, own {own}: key {diff:?} differs");
+            }
+        }
+    }
 
     /// A key from a line picture of the ten neighbours: `X` black, `O` white, `#` wall, `.`
     /// empty; the centre (`_`) in the middle is left out.
