@@ -87,11 +87,12 @@ fn renju_forbidden_points_match_every_case() {
 }
 
 /// `Board::may_be_foul` is the search's filter before the exact check: it may pass a point that
-/// is not a foul, never miss one that is. Checked on every empty point of every shared case and
+/// is not a foul, never miss one that is; `Board::is_foul`, which reads the line shapes, agrees
+/// with `renju::foul`. Checked on every empty point of every shared case and
 /// of dense random positions (a fixed generator), where overlines, fours on one line and nested
 /// threes are common.
 #[test]
-fn foul_filter_never_misses_a_foul() {
+fn foul_filter_and_shaped_check_agree_with_the_referee() {
     let mut boards: Vec<wuzi::board::Board> = read_cases("tests/data/renju_forbidden.txt")
         .iter()
         .map(|c| c.board())
@@ -131,10 +132,12 @@ fn foul_filter_never_misses_a_foul() {
             }
             let may = board.may_be_foul(i);
             passed += may as usize;
-            if let Some(f) = renju::foul(board.grid_mut(), p) {
+            let foul = renju::foul(board.grid_mut(), p);
+            if let Some(f) = foul {
                 fouls += 1;
                 assert!(may, "the filter misses the {} at {p}", f.name());
             }
+            assert_eq!(board.is_foul(i), foul.is_some(), "at {p}");
         }
     }
     assert!(fouls > 300, "only {fouls} fouls met");

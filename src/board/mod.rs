@@ -247,6 +247,21 @@ impl Board {
         busy >= 2 || count(4) > 0
     }
 
+    /// Whether black on the empty cell `i` is a renju foul (`renju::foul`), read through the
+    /// line shapes when they are renju's.
+    pub fn is_foul(&mut self, i: usize) -> bool {
+        if !self.may_be_foul(i) {
+            return false;
+        }
+        let p = self.dims.pos(i);
+        if self.lines.rule() == Rule::Renju {
+            let shapes = [0, 1, 2, 3].map(|d| self.lines.shape(Color::Black, i, d));
+            renju::foul_shaped(&mut self.grid, p, shapes).is_some()
+        } else {
+            renju::foul(&mut self.grid, p).is_some()
+        }
+    }
+
     pub fn gain(&self, c: Color, i: usize) -> i32 {
         self.wincount.gain(&self.windows, c, i)
     }

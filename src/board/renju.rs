@@ -3,6 +3,7 @@
 //! foul (checked recursively). A move that makes exactly five is never a foul.
 
 use super::grid::{Cell, Color, Grid};
+use super::pattern::Shape;
 use crate::geometry::{Direction, Pos};
 
 /// Why a black move is forbidden.
@@ -86,6 +87,43 @@ fn classify(grid: &mut Grid, p: Pos, depth: u32) -> Option<Foul> {
         return Some(Foul::Overline);
     }
     None
+}
+
+/// `foul` for an empty point where black's line shapes (the exact-five shapes of `pattern`,
+/// one per direction in `Direction::ALL` order) are known: the same verdict, with the lines
+/// that cannot hold a four or a three left out. A line holds a four only where its shape is a
+/// four or an open four, and a renju three only where it is an open three or better (the
+/// point that makes the straight four would give two five points); an overline is that shape.
+pub fn foul_shaped(grid: &mut Grid, p: Pos, shapes: [Shape; 4]) -> Option<Foul> {
+    if grid.get(p) != Cell::Empty || shapes.contains(&Shape::Five) {
+        return None;
+    }
+    grid.set(p, Cell::Black);
+    let verdict = classify_shaped(grid, p, shapes);
+    grid.set(p, Cell::Empty);
+    verdict
+}
+
+/// `classify` at the top level, reading only the lines whose `shapes` allow a four or a three.
+fn classify_shaped(grid: &mut Grid, p: Pos, shapes: [Shape; 4]) -> Option<Foul> {
+    let dirs = Direction::ALL;
+    let fours: usize = (0..4)
+        .filter(|&d| shapes[d] >= Shape::Four)
+        .map(|d| four_count(grid, p, dirs[d]))
+        .sum();
+    if fours >= 2 {
+        return Some(Foul::DoubleFour);
+    }
+    let open = |d: usize| (Shape::OpenThree..=Shape::OpenFour).contains(&shapes[d]);
+    if (0..4).filter(|&d| open(d)).count() >= 2 {
+        let threes = (0..4)
+            .filter(|&d| open(d) && is_three(grid, p, dirs[d], 0))
+            .count();
+        if threes >= 2 {
+            return Some(Foul::DoubleThree);
+        }
+    }
+    shapes.contains(&Shape::Overline).then_some(Foul::Overline)
 }
 
 /// The empty points on `dir` within four of `p` where black would make exactly five through `p`.

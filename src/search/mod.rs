@@ -19,7 +19,7 @@ pub mod tt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crate::board::{renju, Board};
+use crate::board::Board;
 use crate::eval::{move_score, EVAL_BOUND};
 use crate::geometry::Pos;
 use crate::rules::Rule;
@@ -360,9 +360,7 @@ impl Searcher<'_> {
 
     /// Whether the side to move may not play `p` (a renju foul for black).
     fn is_foul(&mut self, p: Pos) -> bool {
-        self.rule.has_fouls(self.board.to_move())
-            && self.board.may_be_foul(self.board.dims().index(p))
-            && renju::foul(self.board.grid_mut(), p).is_some()
+        self.rule.has_fouls(self.board.to_move()) && self.board.is_foul(self.board.dims().index(p))
     }
 
     fn poll(&mut self) -> bool {

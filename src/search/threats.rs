@@ -5,7 +5,7 @@
 use crate::board::lines::OCCUPIED;
 use crate::board::pattern::{Class, Shape};
 use crate::board::threat::{five_points_through, fours_made, is_five_point};
-use crate::board::{renju, Board, Color};
+use crate::board::{Board, Color};
 use crate::geometry::Pos;
 use crate::rules::Rule;
 use crate::search::limits::Deadline;
@@ -133,11 +133,7 @@ impl<'a> Solver<'a> {
     }
 
     fn foul(&self, board: &mut Board, c: Color, i: u16) -> bool {
-        if !self.rule.has_fouls(c) || !board.may_be_foul(i as usize) {
-            return false;
-        }
-        let p = board.dims().pos(i as usize);
-        renju::foul(board.grid_mut(), p).is_some()
+        self.rule.has_fouls(c) && board.is_foul(i as usize)
     }
 
     /// Scans the board for the side to move's five and the opponent's five points.
