@@ -202,3 +202,55 @@ fn misbehaving_engines_lose_and_the_match_goes_on() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--balance` keeps exactly the openings our own fixed-node search scores within the margin
+/// (so every machine and thread count keeps the same ones), and `--save-openings` writes them
+/// in a form `--openings` reads back.
+#[test]
+fn balanced_openings_are_the_ones_the_search_scores_near_zero() {
+    let dir = std::env::temp_dir().join(format!("wuzi-balance-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (one, two) = (dir.join("one.txt"), dir.join("two.txt"));
+    for (file, threads) in [(&one, "1"), (&two, "2")] {
+        let f = file.to_str().unwrap();
+        let args = [
+            "--scattered-openings",
+            "30",
+            "--seed",
+            "5",
+            "--balance",
+            "3000:80",
+        ];
+        arena(&[&args[..], &["-c", threads, "--save-openings", f]].concat());
+    }
+    let body = |f: &std::path::PathBuf| {
+        let text = std::fs::read_to_string(f).unwrap();
+        text.lines().skip(1).map(str::to_string).collect::<Vec<_>>()
+    };
+    let kept = body(&one);
+    assert_eq!(
+        kept,
+        body(&two),
+        "the thread count changed the kept openings"
+    );
+    let dims = Dims::square(15);
+    let all = wuzi::manager::openings::scattered(dims, Rule::Freestyle, 30, 5);
+    let params = wuzi::search::params::Params::default();
+    let mut expected = Vec::new();
+    for opening in &all {
+        let mut board = Board::new(dims);
+        for &p in opening {
+            board.play(p);
+        }
+        let score = wuzi::bench::search_score(board, Rule::Freestyle, 3000, 16 << 20, &params);
+        if score.abs() <= 80 {
+            expected.push(wuzi::manager::openings::offsets_line(opening, dims));
+        }
+    }
+    assert!(!expected.is_empty() && expected.len() < all.len());
+    assert_eq!(kept, expected);
+    for line in &kept {
+        assert!(wuzi::manager::openings::parse_line(line, dims).is_some());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -30,6 +30,10 @@ const USAGE: &str = "usage: wuzi-arena --engine NAME=CMD --engine NAME=CMD [opti
   --max-memory BYTES      INFO max_memory (default 367001600)
   --openings FILE         offset (8,-3, 6,-4), pos (b7d6e6f7) or test-data (moves=h8,i8) lines
   --random-openings S:N   N random openings of S stones near the centre (self-play data)
+  --scattered-openings N  N random openings of 3 to 12 stones scattered near a random anchor
+  --balance NODES:MARGIN  keep the openings our own search (NODES nodes, default settings)
+                          scores within ±MARGIN for the side to move (c threads at once)
+  --save-openings FILE    write the openings as Gomocup offsets to FILE and stop (no engines)
   --order sequential|random, --seed N   opening order (default sequential, seed 1)
   --games N               games per pairing (default: each opening twice, colours swapped)
   -c, --concurrency N     games at once (default 1)
@@ -52,6 +56,8 @@ struct Options {
     records: Option<String>,
     sgf: Option<String>,
     psq: Option<String>,
+    /// Where to write the openings instead of playing, with the header line to write first.
+    save_openings: Option<(String, String)>,
 }
 
 fn parse_args(args: &[String]) -> Result<Options> {
@@ -69,9 +75,13 @@ fn parse_args(args: &[String]) -> Result<Options> {
         records: None,
         sgf: None,
         psq: None,
+        save_openings: None,
     };
     let mut openings_file = None;
     let mut random_openings = None;
+    let mut scattered_openings = None;
+    let mut balance = None;
+    let mut save_openings = None;
     let mut draw_after = None;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -125,6 +135,16 @@ fn parse_args(args: &[String]) -> Result<Options> {
                     .ok_or_else(|| anyhow!("--random-openings takes STONES:COUNT"))?;
                 random_openings = Some((stones, count));
             }
+            "--scattered-openings" => scattered_openings = Some(num(value()?)? as usize),
+            "--balance" => {
+                let v = value()?;
+                balance = Some(
+                    v.split_once(':')
+                        .and_then(|(n, m)| Some((n.parse().ok()?, m.parse().ok()?)))
+                        .ok_or_else(|| anyhow!("--balance takes NODES:MARGIN"))?,
+                );
+            }
+            "--save-openings" => save_openings = Some(value()?.clone()),
             "--order" => {
                 o.random = match value()?.as_str() {
                     "random" => true,
@@ -145,33 +165,77 @@ fn parse_args(args: &[String]) -> Result<Options> {
             other => bail!("unknown option '{other}'\n{USAGE}"),
         }
     }
-    if o.engines.len() < 2 {
+    if o.engines.len() < 2 && save_openings.is_none() {
         bail!("give at least two engines\n{USAGE}");
     }
     if o.sprt.is_some() && o.engines.len() != 2 {
         bail!("--sprt needs exactly two engines");
     }
     o.cfg.draw_after = draw_after.or((o.cfg.rule == Rule::Renju).then_some(200));
-    if let Some((stones, count)) = random_openings {
-        o.openings = openings::random(o.cfg.dims, o.cfg.rule, stones, count, o.seed);
-        return Ok(o);
-    }
-    o.openings = match openings_file {
-        Some(f) => {
-            let text = std::fs::read_to_string(&f).with_context(|| format!("reading {f}"))?;
-            let v = openings::parse_all(&text, o.cfg.dims);
-            if v.is_empty() {
-                bail!(
-                    "{f}: no opening fits a {}x{} board",
-                    o.cfg.dims.width,
-                    o.cfg.dims.height
-                );
+    o.openings = if let Some((stones, count)) = random_openings {
+        openings::random(o.cfg.dims, o.cfg.rule, stones, count, o.seed)
+    } else if let Some(count) = scattered_openings {
+        openings::scattered(o.cfg.dims, o.cfg.rule, count, o.seed)
+    } else {
+        match openings_file {
+            Some(f) => {
+                let text = std::fs::read_to_string(&f).with_context(|| format!("reading {f}"))?;
+                let v = openings::parse_all(&text, o.cfg.dims);
+                if v.is_empty() {
+                    bail!(
+                        "{f}: no opening fits a {}x{} board",
+                        o.cfg.dims.width,
+                        o.cfg.dims.height
+                    );
+                }
+                v
             }
-            v
+            None => vec![Vec::new()],
         }
-        None => vec![Vec::new()],
     };
+    if let Some((nodes, margin)) = balance {
+        o.openings = balanced(&o, nodes, margin);
+    }
+    o.save_openings = save_openings.map(|f| (f, format!("# wuzi-arena {}", args.join(" "))));
     Ok(o)
+}
+
+/// The openings whose position our own search of `nodes` nodes (one thread, a fresh table,
+/// default settings: the same on every machine) scores within `margin` of 0 for the side to
+/// move, in their order; `o.concurrency` searches at once.
+fn balanced(o: &Options, nodes: u64, margin: i32) -> Vec<Vec<Pos>> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let keep: Vec<AtomicBool> = o.openings.iter().map(|_| AtomicBool::new(false)).collect();
+    let params = wuzi::search::params::Params::default();
+    thread::scope(|scope| {
+        for _ in 0..o.concurrency {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(opening) = o.openings.get(k) else {
+                    break;
+                };
+                let mut board = wuzi::board::Board::with_rule(o.cfg.dims, o.cfg.rule);
+                for &p in opening {
+                    board.play(p);
+                }
+                let score = wuzi::bench::search_score(board, o.cfg.rule, nodes, 16 << 20, &params);
+                keep[k].store(score.abs() <= margin, Ordering::Relaxed);
+            });
+        }
+    });
+    let kept: Vec<Vec<Pos>> = o
+        .openings
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| k.load(Ordering::Relaxed))
+        .map(|(opening, _)| opening.clone())
+        .collect();
+    eprintln!(
+        "wuzi-arena: {} of {} openings scored within ±{margin} at {nodes} nodes",
+        kept.len(),
+        o.openings.len()
+    );
+    kept
 }
 
 /// One scheduled game: engine indices for black and white, the opening, its number, and the
@@ -340,6 +404,16 @@ fn append(path: &str, text: &str) -> Result<()> {
 }
 
 fn run(o: Options) -> Result<()> {
+    if let Some((f, header)) = &o.save_openings {
+        let mut text = format!("{header}\n");
+        for opening in &o.openings {
+            text += &openings::offsets_line(opening, o.cfg.dims);
+            text.push('\n');
+        }
+        std::fs::write(f, text).with_context(|| format!("writing {f}"))?;
+        println!("{} openings written to {f}", o.openings.len());
+        return Ok(());
+    }
     let specs = schedule(&o);
     let total = specs.len();
     let o = Arc::new(o);

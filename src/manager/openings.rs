@@ -121,9 +121,67 @@ pub fn random(dims: Dims, rule: Rule, stones: usize, count: usize, seed: u64) ->
     out
 }
 
+/// `count` random scattered openings (black first), like the Gomocup 2026 ones: 3 to 12
+/// stones, all within `radius` 3 to 5 (Chebyshev) of a random anchor at least that far from the
+/// edges, none giving either side a five-window with three of its stones and none of the
+/// other's (no three or better to start from), and no renju foul; the same `seed` gives the
+/// same openings.
+pub fn scattered(dims: Dims, rule: Rule, count: usize, seed: u64) -> Vec<Vec<Pos>> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n.max(1) as u64) as usize
+    };
+    let mut out = Vec::new();
+    while out.len() < count {
+        let radius = 3 + next(3);
+        let stones = 3 + next(10);
+        if dims.width < 2 * radius + 1 || dims.height < 2 * radius + 1 {
+            return out;
+        }
+        let ax = radius + next(dims.width - 2 * radius);
+        let ay = radius + next(dims.height - 2 * radius);
+        let mut area: Vec<Pos> = (0..dims.cells())
+            .map(|i| dims.pos(i))
+            .filter(|p| {
+                (p.x as usize).abs_diff(ax) <= radius && (p.y as usize).abs_diff(ay) <= radius
+            })
+            .collect();
+        let mut board = Board::with_rule(dims, rule);
+        let mut played = Vec::new();
+        while played.len() < stones && !area.is_empty() {
+            let p = area.swap_remove(next(area.len()));
+            let me = board.to_move();
+            let i = dims.index(p);
+            if board.lines(me, i, 2) > 0 || rule.is_forbidden(board.grid_mut(), p, me) {
+                continue;
+            }
+            board.play(p);
+            played.push(p);
+        }
+        if played.len() == stones {
+            out.push(played);
+        }
+    }
+    out
+}
+
+/// An opening as a line of Gomocup offsets from the centre (`parse_line` reads it back).
+pub fn offsets_line(opening: &[Pos], dims: Dims) -> String {
+    let c = dims.centre();
+    opening
+        .iter()
+        .map(|p| format!("{},{}", p.x as i64 - c.x as i64, p.y as i64 - c.y as i64))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Color;
 
     #[test]
     fn random_openings_are_legal_and_repeatable() {
@@ -140,6 +198,35 @@ mod tests {
                 assert!(!Rule::Renju.wins_at(b.grid(), p, me));
                 assert!(!Rule::Renju.is_forbidden(b.grid_mut(), p, me));
                 b.play(p);
+            }
+        }
+    }
+
+    #[test]
+    fn scattered_openings_are_quiet_legal_and_repeatable() {
+        for (d, rule) in [
+            (Dims::square(15), Rule::Renju),
+            (Dims::square(20), Rule::Freestyle),
+        ] {
+            let a = scattered(d, rule, 40, 3);
+            assert_eq!(a.len(), 40);
+            assert_eq!(a, scattered(d, rule, 40, 3));
+            assert_ne!(a, scattered(d, rule, 40, 4));
+            for o in &a {
+                assert!((3..=12).contains(&o.len()));
+                let mut b = Board::with_rule(d, rule);
+                for &p in o {
+                    let me = b.to_move();
+                    assert!(b.is_empty_at(p) && !rule.is_forbidden(b.grid_mut(), p, me));
+                    b.play(p);
+                }
+                for c in [Color::Black, Color::White] {
+                    assert!(
+                        (0..d.cells()).all(|i| b.lines(c, i, 3) == 0),
+                        "a three in {o:?}"
+                    );
+                }
+                assert_eq!(parse_line(&offsets_line(o, d), d).as_ref(), Some(o));
             }
         }
     }
