@@ -76,17 +76,22 @@ pub fn parse_all(text: &str, dims: Dims) -> Vec<Vec<Pos>> {
         .collect()
 }
 
+/// A xorshift generator from `seed`: each call gives a number below its argument (0 for 0).
+fn generator(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n.max(1) as u64) as usize
+    }
+}
+
 /// `count` random openings of `stones` stones each (black first) for self-play: every stone
 /// within three cells of the centre and next to an earlier one, none making a five, and no
 /// renju foul for black; the same `seed` gives the same openings.
 pub fn random(dims: Dims, rule: Rule, stones: usize, count: usize, seed: u64) -> Vec<Vec<Pos>> {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    };
+    let mut next = generator(seed);
     let c = dims.centre();
     let near_centre: Vec<Pos> = (0..dims.cells())
         .map(|i| dims.pos(i))
@@ -127,13 +132,7 @@ pub fn random(dims: Dims, rule: Rule, stones: usize, count: usize, seed: u64) ->
 /// other's (no three or better to start from), and no renju foul; the same `seed` gives the
 /// same openings.
 pub fn scattered(dims: Dims, rule: Rule, count: usize, seed: u64) -> Vec<Vec<Pos>> {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n.max(1) as u64) as usize
-    };
+    let mut next = generator(seed);
     let mut out = Vec::new();
     while out.len() < count {
         let radius = 3 + next(3);
