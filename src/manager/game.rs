@@ -63,8 +63,8 @@ pub struct GameRecord {
     pub fault: Option<(Color, Fault)>,
     /// Milliseconds each move of `moves` took, from the command written to the move read.
     pub times_ms: Vec<u64>,
-    /// The evaluation the mover's last `MESSAGE ... Eval X` gave with each move of `moves`
-    /// (Rapfi's form: `85`, `-43`, `+M19`, `-M4`), if it gave one.
+    /// The evaluation the mover's last `MESSAGE` gave with each move of `moves` (Rapfi's
+    /// `... Eval X ...`, Wuzi's `depth N score X ...`: `85`, `-43`, `+M19`, `-M4`), if any.
     pub evals: Vec<Option<String>>,
 }
 
@@ -92,10 +92,16 @@ impl Eval {
     }
 }
 
-/// The value after the last `Eval` in `messages` (Rapfi: `Speed 1M | Depth 9-13 | Eval 85 | ...`).
+/// The evaluation of the last message in `messages` that gives one: the value after `Eval`
+/// (Rapfi: `Speed 1M | Depth 9-13 | Eval 85 | ...`) or after `score` in a search report
+/// (Wuzi: `depth 12 score 85 nodes ...`).
 pub fn last_eval(messages: &[String]) -> Option<String> {
     messages.iter().rev().find_map(|m| {
-        let at = m.find("Eval ")? + 5;
+        let at = match m.find("Eval ") {
+            Some(k) => k + 5,
+            None if m.starts_with("depth ") => m.find(" score ")? + 7,
+            None => return None,
+        };
         let v = m[at..].split(['|', ' ']).next()?;
         Eval::parse(v).map(|_| v.to_string())
     })
@@ -376,6 +382,19 @@ mod tests {
         assert_eq!(Eval::parse("85"), Some(Eval::Score(85)));
         assert_eq!(Eval::parse("abc"), None);
         assert_eq!(last_eval(&["Bestline H8".to_string()]), None);
+    }
+
+    #[test]
+    fn reads_wuzi_evaluations() {
+        let report = |s: &str| format!("depth 12 score {s} nodes 91234 nps 1500000 time 61 pv 7,7");
+        let msgs = [report("85"), "a note about score 3".to_string()];
+        assert_eq!(last_eval(&msgs).as_deref(), Some("85"));
+        assert_eq!(last_eval(&[report("-M12")]).as_deref(), Some("-M12"));
+        assert_eq!(
+            last_eval(&[report("+M5"), report("40")]).as_deref(),
+            Some("40")
+        );
+        assert_eq!(last_eval(&["depth 3".to_string()]), None);
     }
 
     #[test]
