@@ -292,7 +292,7 @@ impl Searcher<'_> {
                 break;
             }
             // Step 7a. Move-count pruning: once enough moves were tried and one of them does
-            // not lose, only the moves that make a four (`mcp_keep`) are left.
+            // not lose, only the moves that make a four-plus or more (`mcp_keep`) are left.
             if !pruning && searched >= move_limit && best > -MATE_BOUND {
                 pruning = true;
                 let lines = self.board.line_patterns();

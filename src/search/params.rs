@@ -80,7 +80,7 @@ pub struct Params {
     /// Move-count pruning: extra moves for a PV node.
     pub mcp_pv: i32,
     /// Move-count pruning keeps the moves whose threat class for the mover is at least this
-    /// (`pattern::Class` as a number: 9 a four, 6 an open three).
+    /// (`pattern::Class` as a number: 10 a four-plus, 9 a four, 6 an open three).
     pub mcp_keep: u8,
     /// `lmr_log` reductions, in 1024ths of a ply: less at PV nodes.
     pub lmr_pv: i32,
@@ -245,7 +245,7 @@ impl Default for Params {
             mcp: true,
             mcp_base: 3,
             mcp_pv: 4,
-            mcp_keep: 9,
+            mcp_keep: 10,
             lmr_pv: 1024,
             lmr_cut: 1024,
             lmr_improving: 1024,
