@@ -60,17 +60,19 @@ pub fn match_reserve(left_ms: u64, empty: usize) -> u64 {
     (left_ms / 20).min(2_000) + MOVE_OVERHEAD_MS * (empty as u64).div_ceil(2)
 }
 
-/// Our moves the game is assumed to last still, with `stones` on the board.
-pub fn moves_to_go(stones: usize) -> u64 {
-    (35u64.saturating_sub(stones as u64 / 3)).max(12)
+/// Our moves the game is assumed to last still, with `stones` on the board, `start` from an
+/// empty board.
+pub fn moves_to_go(stones: usize, start: u64) -> u64 {
+    (start.saturating_sub(stones as u64 / 3)).max(12)
 }
 
 /// At most this fraction (1/n) of the usable match time goes into one move.
 const MAX_SHARE: u64 = 4;
 
 impl TimeSettings {
-    /// The budget for one move with `stones` on the board and `empty` cells left.
-    pub fn budget(&self, stones: usize, empty: usize) -> Budget {
+    /// The budget for one move with `stones` on the board and `empty` cells left, the match
+    /// clock spread over `moves_to_go(stones, togo)` moves.
+    pub fn budget(&self, stones: usize, empty: usize, togo: u64) -> Budget {
         let turn = self.turn_ms.max(0) as u64;
         let hard = if self.turn_ms <= 0 {
             0
@@ -82,7 +84,7 @@ impl TimeSettings {
             Some(left) if self.match_ms > 0 || self.time_left_ms.is_some() => {
                 let left = left.max(0) as u64;
                 let usable = left.saturating_sub(match_reserve(left, empty));
-                let togo = moves_to_go(stones);
+                let togo = moves_to_go(stones, togo);
                 let inc = self.increment_ms.max(0) as u64;
                 let optimum = (usable + inc * (togo - 1)) / togo;
                 let hard = hard.min(usable / MAX_SHARE + inc.min(usable));
@@ -104,9 +106,9 @@ impl TimeSettings {
 /// When an adaptive search stops starting iterations: the soft limit scaled by how unsettled
 /// the best move is (`instability`: 0 settled, each recent change adds up to 1, older ones
 /// count half each iteration) and by a falling score (`drop`, evaluation units since the last
-/// iteration), never past `hard_ms`.
-pub fn stop_after(soft_ms: u64, hard_ms: u64, instability: f64, drop: i32) -> u64 {
-    let mut factor = 0.6 + 0.9 * instability;
+/// iteration), never past `hard_ms`; a settled move stops at `base` percent of the soft limit.
+pub fn stop_after(soft_ms: u64, hard_ms: u64, instability: f64, drop: i32, base: u64) -> u64 {
+    let mut factor = base as f64 / 100.0 + 0.9 * instability;
     if drop > 40 {
         factor *= 1.4;
     }
@@ -125,7 +127,7 @@ mod tests {
             time_left_ms: left,
             increment_ms: 0,
         }
-        .budget(10, 215)
+        .budget(10, 215, 35)
     }
 
     #[test]
@@ -156,10 +158,25 @@ mod tests {
 
     #[test]
     fn stability_shortens_and_instability_lengthens_the_soft_limit() {
-        assert!(stop_after(1000, 4000, 0.0, 0) < 1000);
-        assert!(stop_after(1000, 4000, 1.5, 0) > 1000);
-        assert!(stop_after(1000, 4000, 0.0, 100) > stop_after(1000, 4000, 0.0, 0));
-        assert_eq!(stop_after(1000, 1200, 2.0, 100), 1200);
+        assert!(stop_after(1000, 4000, 0.0, 0, 60) < 1000);
+        assert!(stop_after(1000, 4000, 1.5, 0, 60) > 1000);
+        assert!(stop_after(1000, 4000, 0.0, 100, 60) > stop_after(1000, 4000, 0.0, 0, 60));
+        assert_eq!(stop_after(1000, 1200, 2.0, 100, 60), 1200);
+    }
+
+    #[test]
+    fn fewer_moves_to_go_and_a_higher_base_spend_more_of_the_clock() {
+        let s = TimeSettings {
+            turn_ms: 5_000,
+            match_ms: 120_000,
+            time_left_ms: Some(100_000),
+            increment_ms: 0,
+        };
+        let (old, new) = (s.budget(10, 390, 35), s.budget(10, 390, 22));
+        assert!(old.adaptive && new.soft_ms > old.soft_ms);
+        assert_eq!(old.hard_ms, new.hard_ms);
+        assert!(stop_after(1000, 4000, 0.0, 0, 100) > stop_after(1000, 4000, 0.0, 0, 60));
+        assert_eq!(moves_to_go(90, 22), 12);
     }
 
     /// Whole games to a full board against every Gomocup clock, each of our moves taking all
@@ -183,7 +200,7 @@ mod tests {
                     time_left_ms: Some(if matc > 0 { left } else { UNLIMITED }),
                     increment_ms: 0,
                 };
-                let b = s.budget(stones, cells - stones);
+                let b = s.budget(stones, cells - stones, 35);
                 let used = b.hard_ms + late;
                 assert!(used as i64 <= turn, "{turn}/{matc}: move of {used} ms");
                 if matc > 0 {

@@ -472,7 +472,9 @@ impl Session {
         let empty = (0..dims.cells())
             .filter(|&i| board.is_empty_index(i))
             .count();
-        let budget = s.time.budget(board.stone_count(), empty);
+        let budget = s
+            .time
+            .budget(board.stone_count(), empty, s.params.time_togo);
         let weak_depth = strength::max_depth(s.strength);
         let limits = Limits {
             max_depth: match (s.max_depth, weak_depth) {

@@ -68,6 +68,13 @@ pub struct Params {
     /// With a turn limit only: percent of the hard limit after which no iteration starts
     /// (100: search to the hard limit; 50 was the old behaviour).
     pub soft_percent: u64,
+    /// With a match clock: our moves the game is assumed to last still from an empty board
+    /// (a stone less for every three on it, never below 12); the soft limit is the usable clock
+    /// over them (`time::moves_to_go`).
+    pub time_togo: u64,
+    /// With a match clock: the percent of the soft limit a settled best move stops at
+    /// (`time::stop_after`; each recent change of the best move adds 90).
+    pub time_base: u64,
     /// Late-move reductions by formula: ln(depth)·ln(move number)·10 / this, rounded (0: the
     /// fixed steps of `lmr_after` and `lmr_after2`).
     pub lmr_log: i32,
@@ -241,6 +248,8 @@ impl Default for Params {
             rfp_margin: 80,
             rfp_offset: 0,
             soft_percent: 100,
+            time_togo: 35,
+            time_base: 60,
             lmr_log: 8,
             mcp: true,
             mcp_base: 3,
@@ -343,6 +352,10 @@ impl Params {
             "rfp_margin" => int.map(|v| self.rfp_margin = v),
             "rfp_offset" => int.map(|v| self.rfp_offset = v),
             "soft_percent" => count.map(|v| self.soft_percent = v.min(100)),
+            "time_togo" => count
+                .filter(|&v| v >= 12)
+                .map(|v| self.time_togo = v.min(200)),
+            "time_base" => count.map(|v| self.time_base = v.clamp(10, 250)),
             "lmr_log" => int.filter(|&v| v >= 0).map(|v| self.lmr_log = v),
             "mcp" => flag(&mut self.mcp),
             "frontier_fours" => u8::try_from(value)

@@ -269,7 +269,9 @@ impl Searcher<'_> {
             (last_best, last_score) = (best.best, score);
             let soft_out = self.limits.soft_ms.is_some_and(|s| {
                 let s = match (self.limits.adaptive, self.limits.hard_ms) {
-                    (true, Some(h)) if depth > 2 => time::stop_after(s, h, instability, drop),
+                    (true, Some(h)) if depth > 2 => {
+                        time::stop_after(s, h, instability, drop, self.params.time_base)
+                    }
                     _ => s,
                 };
                 self.clock.elapsed_ms() >= s
