@@ -4,6 +4,7 @@
 //! and live root progress to an observer. With several threads, helpers search the same root
 //! through the shared table (lazy SMP) and the main thread's result is played.
 
+mod correct;
 pub mod limits;
 mod node;
 pub mod params;
@@ -208,6 +209,8 @@ struct Searcher<'a> {
     /// The static evaluation of the node at each ply of the current line (`NO_EVAL` where a
     /// threat had to be answered), for "improving".
     evals: Vec<i32>,
+    /// The correction history (`correct.rs`), in 16ths of an evaluation unit.
+    corr: Vec<i16>,
     /// Whether the move into each ply made a four (kept only with `rfp_attack`).
     four_move: Vec<bool>,
     /// The double singular extensions along the line to each ply (`se_double`).
@@ -309,6 +312,11 @@ fn searcher<'a>(
     });
     solver.probe_nodes = params.vct_probe_nodes;
     solver.quiet_plies = params.vct_quiet_plies;
+    let corr = if params.corr_weight == 0 {
+        Vec::new()
+    } else {
+        vec![0; correct::CORR_SIZE]
+    };
     Searcher {
         board,
         rule,
@@ -330,6 +338,7 @@ fn searcher<'a>(
         root_changed: false,
         killers: vec![[NONE; 2]; MAX_PLY + 2],
         evals: vec![NO_EVAL; MAX_PLY + 2],
+        corr,
         excluded: vec![NONE; MAX_PLY + 2],
         four_move: vec![false; MAX_PLY + 2],
         doubles: vec![0; MAX_PLY + 2],

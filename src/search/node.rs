@@ -53,7 +53,8 @@ impl Searcher<'_> {
                     if self.params.qfours > 0 {
                         return self.quiesce(alpha, beta, ply, self.params.qfours, true);
                     }
-                    return evaluate(&self.board, &self.params.eval);
+                    let eval = evaluate(&self.board, &self.params.eval);
+                    return self.corrected(eval, lines.tally(), me);
                 }
             }
         }
@@ -94,6 +95,11 @@ impl Searcher<'_> {
         self.evals[ply] = NO_EVAL;
         if open {
             let eval = evaluate(&self.board, &self.params.eval);
+            let eval = self.corrected(
+                eval,
+                self.board.line_patterns().tally(),
+                self.board.to_move(),
+            );
             self.evals[ply] = eval;
             if self.futile(depth, beta, pv, eval, ply) {
                 return eval;
@@ -151,6 +157,7 @@ impl Searcher<'_> {
                         self.cutoffs[1] += 1;
                         self.reward(ply, mv, depth, &[]);
                         self.remember(key, depth, score, alpha0, beta, mv, ply);
+                        self.learn_correction(ply, depth, score, alpha0, beta);
                         return score;
                     }
                     first = Some((mv, score));
@@ -219,6 +226,11 @@ impl Searcher<'_> {
         let quiet = !forced && !defending && self.threats43.is_empty();
         if quiet && !open {
             let eval = evaluate(&self.board, &self.params.eval);
+            let eval = self.corrected(
+                eval,
+                self.board.line_patterns().tally(),
+                self.board.to_move(),
+            );
             self.evals[ply] = eval;
             if self.futile(depth, beta, pv, eval, ply) {
                 return self.give_back(ply, moves, eval);
@@ -460,6 +472,7 @@ impl Searcher<'_> {
         // Step 8. Remember the result (not that of a search without the table's move).
         if self.excluded[ply] == NONE {
             self.remember(key, depth, best, alpha0, beta, best_move, ply);
+            self.learn_correction(ply, depth, best, alpha0, beta);
         }
         self.give_back(ply, moves, best)
     }
@@ -536,8 +549,9 @@ impl Searcher<'_> {
             .prefetch(self.board.key_after(mv as usize) ^ self.salt);
         let tally = self.board.tally_after(mv as usize)?;
         let mover = tally.class_counts(me.opp());
+        let eval = evaluate_tally(self.rule, me.opp(), &tally, &self.params.eval);
         Some(Preview {
-            eval: evaluate_tally(self.rule, me.opp(), &tally, &self.params.eval),
+            eval: self.corrected(eval, &tally, me.opp()),
             win: self.quick_win(&tally, me.opp()),
             open: open_tally(&tally, me.opp()),
             fours: self.params.qfours > 0 && mover[Class::Four as usize..].iter().any(|&n| n > 0),

@@ -75,6 +75,9 @@ pub struct Params {
     /// With a match clock: the percent of the soft limit a settled best move stops at
     /// (`time::stop_after`; each recent change of the best move adds 90).
     pub time_base: u64,
+    /// Correction history (`search/correct.rs`): the percent of its learned correction added
+    /// to the static evaluation (0: off).
+    pub corr_weight: i32,
     /// Late-move reductions by formula: ln(depth)·ln(move number)·10 / this, rounded (0: the
     /// fixed steps of `lmr_after` and `lmr_after2`).
     pub lmr_log: i32,
@@ -250,6 +253,7 @@ impl Default for Params {
             soft_percent: 100,
             time_togo: 35,
             time_base: 60,
+            corr_weight: 100,
             lmr_log: 8,
             mcp: true,
             mcp_base: 3,
@@ -355,6 +359,7 @@ impl Params {
             "time_togo" => count
                 .filter(|&v| v >= 12)
                 .map(|v| self.time_togo = v.min(200)),
+            "corr_weight" => int.filter(|&v| v >= 0).map(|v| self.corr_weight = v),
             "time_base" => count.map(|v| self.time_base = v.clamp(10, 250)),
             "lmr_log" => int.filter(|&v| v >= 0).map(|v| self.lmr_log = v),
             "mcp" => flag(&mut self.mcp),
