@@ -31,6 +31,9 @@ echo "imports: $(x86_64-w64-mingw32-objdump -p "$exe" | sed -n 's/.*DLL Name: //
 if [ "${1:-}" = "--wine" ]; then
     export WINEDEBUG=-all WINEPREFIX=${WINEPREFIX:-$HOME/.wine-wuzi}
     [ -d "$WINEPREFIX" ] || wineboot -i >/dev/null 2>&1 || true
+    # A new prefix keeps setting itself up after wineboot returns: wait for its server to
+    # finish, or the first exe started may die as it starts (a broken pipe in CI once).
+    wineserver -w || true
     sys32="$WINEPREFIX/drive_c/windows/system32"
     if [ ! -f "$sys32/bcryptprimitives.dll" ]; then
         x86_64-w64-mingw32-gcc -shared -O2 -o "$sys32/bcryptprimitives.dll" \

@@ -7,6 +7,8 @@ export WINEDEBUG=-all
 export WINEPREFIX=${WINEPREFIX:-$PWD/target/wine-prefix}
 bash scripts/build-windows.sh --wine
 exe="wine dist/windows/pbrain-wuzi.exe"
+# One start and END first, so that Wine's own first-run work is done before the fixtures.
+printf 'END\n' | $exe >/dev/null
 WUZI_ENGINE="$exe" cargo test --release --test fixtures
 cargo build --release --bin pbrain-wuzi --bin wuzi-arena
 out=$(target/release/wuzi-arena --engine linux=target/release/pbrain-wuzi --engine "windows=$exe" \
