@@ -7,6 +7,7 @@ use super::{Searcher, MATE_BOUND, NONE, NO_EVAL};
 use crate::board::lines::Tally;
 use crate::board::pattern::{Class, CLASSES};
 use crate::board::Color;
+use crate::eval::evaluate;
 
 /// Entries of the table: the side to move, then 8 bits of profile for each colour.
 pub(super) const CORR_SIZE: usize = 2 << 16;
@@ -36,6 +37,14 @@ fn index(tally: &Tally, me: Color) -> usize {
 }
 
 impl Searcher<'_> {
+    /// The static evaluation of the position on the board, corrected.
+    #[inline]
+    pub(super) fn static_eval(&self) -> i32 {
+        let eval = evaluate(&self.board, &self.params.eval);
+        let lines = self.board.line_patterns();
+        self.corrected(eval, lines.tally(), self.board.to_move())
+    }
+
     /// `eval`, the static evaluation of a position whose empty cells add up to `tally` with
     /// `me` to move, corrected by what the search has learned of such positions.
     #[inline]

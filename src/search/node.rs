@@ -53,8 +53,7 @@ impl Searcher<'_> {
                     if self.params.qfours > 0 {
                         return self.quiesce(alpha, beta, ply, self.params.qfours, true);
                     }
-                    let eval = evaluate(&self.board, &self.params.eval);
-                    return self.corrected(eval, lines.tally(), me);
+                    return self.static_eval();
                 }
             }
         }
@@ -94,12 +93,7 @@ impl Searcher<'_> {
         let open = depth > 0 && self.open_position();
         self.evals[ply] = NO_EVAL;
         if open {
-            let eval = evaluate(&self.board, &self.params.eval);
-            let eval = self.corrected(
-                eval,
-                self.board.line_patterns().tally(),
-                self.board.to_move(),
-            );
+            let eval = self.static_eval();
             self.evals[ply] = eval;
             if self.futile(depth, beta, pv, eval, ply) {
                 return eval;
@@ -225,12 +219,7 @@ impl Searcher<'_> {
         // (already tested in step 3b when the position is open).
         let quiet = !forced && !defending && self.threats43.is_empty();
         if quiet && !open {
-            let eval = evaluate(&self.board, &self.params.eval);
-            let eval = self.corrected(
-                eval,
-                self.board.line_patterns().tally(),
-                self.board.to_move(),
-            );
+            let eval = self.static_eval();
             self.evals[ply] = eval;
             if self.futile(depth, beta, pv, eval, ply) {
                 return self.give_back(ply, moves, eval);
