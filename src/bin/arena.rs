@@ -372,6 +372,10 @@ struct Faults {
     /// right after a move it rated below +300 (`GameRecord::sudden_win`).
     rated_games: u32,
     sudden_losses: u32,
+    /// Games it did not win after claiming a forced win for one of its moves, among the games
+    /// in which it gave evaluations (`GameRecord::broken_claim`).
+    own_rated: u32,
+    broken_claims: u32,
     /// Milliseconds of every move the engine made.
     times_ms: Vec<u64>,
 }
@@ -476,6 +480,11 @@ fn run(o: Options) -> Result<()> {
             });
             faults[who].rated_games += rated as u32;
             faults[who].sudden_losses += (sudden == Some(side.opp())) as u32;
+            let own = rec.evals.iter().enumerate().any(|(k, e)| {
+                e.is_some() && ((k % 2 == 0) == black_first) == (side == Color::Black)
+            });
+            faults[who].own_rated += own as u32;
+            faults[who].broken_claims += rec.broken_claim(side) as u32;
         }
         if let Some((side, f)) = rec.fault {
             let who = if side == Color::Black {
@@ -590,6 +599,14 @@ fn run(o: Options) -> Result<()> {
                 f.rated_games,
                 100.0 * f.sudden_losses as f64 / f.rated_games as f64,
                 game::SUDDEN_BELOW
+            );
+        }
+        if f.own_rated > 0 {
+            println!(
+                "{name}: {} broken claims in {} games it gave evaluations in ({:.1} per 100): lost or drawn after it claimed a forced win",
+                f.broken_claims,
+                f.own_rated,
+                100.0 * f.broken_claims as f64 / f.own_rated as f64,
             );
         }
     }

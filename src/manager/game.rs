@@ -135,6 +135,22 @@ impl GameRecord {
                 })
         })
     }
+
+    /// Whether `side` claimed a forced win (a positive mate in its evaluation of one of its
+    /// moves) and then did not win the game: a claim that was no proof, or a win thrown away.
+    pub fn broken_claim(&self, side: Color) -> bool {
+        let black_first = self.opening.len() % 2 == 0;
+        let claimed = self.evals.iter().enumerate().any(|(k, e)| {
+            let mover = if (k % 2 == 0) == black_first {
+                Color::Black
+            } else {
+                Color::White
+            };
+            mover == side
+                && matches!(e.as_deref().and_then(Eval::parse), Some(Eval::Mate(n)) if n > 0)
+        });
+        claimed && self.winner != Some(side)
+    }
 }
 
 /// Parses a move line strictly: `x,y`, two integers, nothing else.
@@ -412,5 +428,25 @@ mod tests {
         assert_eq!(r.sudden_win(), Some(Color::White));
         // The first evaluation a win: nothing before it to compare.
         assert_eq!(record(2, &["+M3", "-"]).sudden_win(), None);
+    }
+
+    #[test]
+    fn a_forced_win_claimed_and_not_won_is_a_broken_claim() {
+        // Even opening: black's moves are 0, 2, 4. Black claims a win at move 2.
+        let mut r = record(2, &["40", "-", "+M9", "-", "+M7", "-"]);
+        r.winner = Some(Color::White);
+        assert!(r.broken_claim(Color::Black));
+        assert!(!r.broken_claim(Color::White), "white claimed nothing");
+        r.winner = None;
+        assert!(
+            r.broken_claim(Color::Black),
+            "a draw after a claim is broken too"
+        );
+        r.winner = Some(Color::Black);
+        assert!(!r.broken_claim(Color::Black), "the claim was kept");
+        // A loss announced is no claim.
+        let mut r = record(2, &["-M9", "-"]);
+        r.winner = Some(Color::White);
+        assert!(!r.broken_claim(Color::Black));
     }
 }
