@@ -224,6 +224,8 @@ struct Searcher<'a> {
     /// The cells of `defences` as a bit set while moves are filtered by it; zero otherwise.
     defence_mask: Vec<u64>,
     buffers: Vec<Vec<(i32, u16)>>,
+    /// The moves a partial defence left out at each ply (`defend_widen`).
+    left_out: Vec<Vec<(i32, u16)>>,
 }
 
 const NONE: u16 = u16::MAX;
@@ -350,6 +352,7 @@ fn searcher<'a>(
         defences: Vec::new(),
         defence_mask: vec![0; dims.cells().div_ceil(64)],
         buffers: vec![Vec::new(); MAX_PLY + 2],
+        left_out: vec![Vec::new(); MAX_PLY + 2],
     }
 }
 

@@ -2,7 +2,7 @@
 //! the pruning of open positions, the move loop with move-count pruning and reductions, and
 //! the table store; children previewed before their move is played.
 
-use super::picker::pick;
+use super::picker::{pick, Defence};
 use super::prune::Singular;
 use super::tt::{Bound, Entry};
 use super::{NodeKind, Searcher, INF, MATE_BOUND, MAX_PLY, NONE, NO_EVAL, WIN};
@@ -212,7 +212,15 @@ impl Searcher<'_> {
 
         // Step 5. Defence: against a point that gives the opponent two five points, only the
         // moves that spoil it and our own fours can help.
-        let defending = !forced && self.params.defend && self.restrict_to_defences(&mut moves);
+        let mut left_out = std::mem::take(&mut self.left_out[ply]);
+        let defence = if !forced && self.params.defend {
+            self.restrict_to_defences(&mut moves, &mut left_out)
+        } else {
+            Defence::None
+        };
+        let defending = defence != Defence::None;
+        // A partial defence whose moves all lose searches the ones it left out (step 7e).
+        let mut widen = defence == Defence::Partial && !left_out.is_empty();
 
         // Step 5b. Reverse futility: a quiet node whose static evaluation beats beta by a
         // margin per remaining ply, with no threat of the opponent's to answer, fails high
@@ -234,7 +242,7 @@ impl Searcher<'_> {
         let by_threats = !forced && !defending && self.params.prune == 1;
         let mcp =
             !forced && (!defending || self.params.mcp_defend > 0) && !by_threats && self.params.mcp;
-        let width = if forced {
+        let mut width = if forced {
             1
         } else if defending || by_threats || mcp {
             moves.len()
@@ -288,7 +296,19 @@ impl Searcher<'_> {
         }
         let me = self.board.to_move();
         let mut k = 0;
-        while k < moves.len() {
+        loop {
+            if k >= moves.len() {
+                // Step 7e. Every defence against a four-three point lost: that set leaves out
+                // indirect defences, so the loss is no proof until the other moves lose too.
+                if widen && best < beta && best <= -MATE_BOUND && !self.aborted {
+                    widen = false;
+                    self.order(&mut left_out, None, ply, usize::MAX);
+                    moves.append(&mut left_out);
+                    width = moves.len();
+                    continue;
+                }
+                break;
+            }
             if searched >= width {
                 break;
             }
@@ -449,6 +469,7 @@ impl Searcher<'_> {
                 n_failed += 1;
             }
         }
+        self.left_out[ply] = left_out;
         if searched == 0 {
             let e = if self.excluded[ply] != NONE {
                 alpha0 // the excluded move was the only one

@@ -47,6 +47,11 @@ pub struct Params {
     pub aspiration: i32,
     /// Whether a node facing a double-threat point searches only the defences.
     pub defend: bool,
+    /// What a node restricted to its defences against a four-three point (a set that leaves
+    /// out indirect defences, so not a proof) does when every defence it searched loses:
+    /// 0 returns that loss as a mate score (unsound: the old behaviour), 1 searches the moves
+    /// it left out too, so that only a loss against every move is a mate.
+    pub defend_widen: u8,
     /// Whether nodes read fives, fours and the opponent's threats (open fours, four-threes)
     /// from the pattern classes (else from the window counts, without four-threes).
     pub pattern_moves: bool,
@@ -243,6 +248,7 @@ impl Default for Params {
             history_divisor: 8,
             aspiration: 60,
             defend: true,
+            defend_widen: 1,
             pattern_moves: true,
             prune: 0,
             quiet_moves: 6,
@@ -342,6 +348,9 @@ impl Params {
             "history_divisor" => int.filter(|&v| v > 0).map(|v| self.history_divisor = v),
             "aspiration" => int.filter(|&v| v >= 0).map(|v| self.aspiration = v),
             "defend" => flag(&mut self.defend),
+            "defend_widen" => small
+                .filter(|&v| v <= 1)
+                .map(|v| self.defend_widen = v as u8),
             "pattern_eval" => flag(&mut self.eval.pattern_eval),
             "threat_eval" => flag(&mut self.eval.threat_eval),
             "pattern_order" => flag(&mut self.eval.pattern_order),

@@ -4,6 +4,17 @@
 
 use super::params::divide;
 use super::{NodeKind, Searcher};
+
+/// What restricting a node to its defences did (`Searcher::restrict_to_defences`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Defence {
+    /// No threat to defend: every move stays.
+    None,
+    /// Against a point giving two five points: every move it removed loses at once.
+    Complete,
+    /// Against a four-three point: the removed moves may still defend.
+    Partial,
+}
 use crate::board::pattern::Class;
 use crate::board::threat::{classify as classify_threat, fours_made, Threat};
 use crate::board::wincount::line_count;
@@ -220,17 +231,30 @@ impl Searcher<'_> {
 
     /// When the opponent threatens two five points next move (an open three, a double four
     /// point), or a four-three, keeps only the moves that stop every such threat and the side
-    /// to move's own fours. Returns whether it restricted.
-    pub(super) fn restrict_to_defences(&mut self, moves: &mut Vec<(i32, u16)>) -> bool {
+    /// to move's own fours. Returns whether it restricted, and whether the set is complete
+    /// (against a double-threat point every other move loses at once) or partial (against a
+    /// four-three point: indirect defences are left out, and go into `left_out` when
+    /// `defend_widen` asks for them).
+    pub(super) fn restrict_to_defences(
+        &mut self,
+        moves: &mut Vec<(i32, u16)>,
+        left_out: &mut Vec<(i32, u16)>,
+    ) -> Defence {
+        left_out.clear();
         let mut defences = std::mem::take(&mut self.defences);
-        let threatened = self
+        let kind = if self
             .solver
             .must_defend(&mut self.board, &self.threats, &mut defences)
-            || (self.params.pattern_moves && self.four_three_defences(&mut defences));
-        if !threatened {
+        {
+            Defence::Complete
+        } else if self.params.pattern_moves && self.four_three_defences(&mut defences) {
+            Defence::Partial
+        } else {
             self.defences = defences;
-            return false;
-        }
+            return Defence::None;
+        };
+        // Only a partial set keeps the moves it leaves out, for `defend_widen`.
+        let keep_rest = kind == Defence::Partial && self.params.defend_widen > 0;
         let me = self.board.to_move();
         let rule = self.rule;
         let patterns = self.params.pattern_moves;
@@ -248,6 +272,8 @@ impl Searcher<'_> {
                 if (mask[i / 64] | fours[i / 64]) >> (i % 64) & 1 != 0 {
                     moves[kept] = moves[j];
                     kept += 1;
+                } else if keep_rest {
+                    left_out.push(moves[j]);
                 }
             }
             moves.truncate(kept);
@@ -262,7 +288,7 @@ impl Searcher<'_> {
             mask[d as usize / 64] = 0;
         }
         self.defences = defences;
-        true
+        kind
     }
 
     /// The opponent's four-three points (`self.threats43`, confirmed by the exact threat code:

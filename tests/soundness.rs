@@ -1,0 +1,128 @@
+//! Sound forced-win scores: positions where the search once reported a forced win that the
+//! defender could refute (issue 57), written as diagrams with their rule. A node that searched
+//! only its defences against a four-three point took the loss of those few moves for a proof;
+//! now it searches the moves it left out before it calls the node lost (`defend_widen`).
+
+use std::sync::atomic::AtomicBool;
+use wuzi::board::diagram;
+use wuzi::rules::Rule;
+use wuzi::search::limits::{Clock, Limits};
+use wuzi::search::params::Params;
+use wuzi::search::tt::TranspositionTable;
+use wuzi::search::{format_score, RootOptions, Search, MATE_BOUND};
+
+struct NoClock;
+
+impl Clock for NoClock {
+    fn elapsed_ms(&self) -> u64 {
+        0
+    }
+}
+
+/// The best move's score for the side to move of `text`, searched to `nodes` nodes.
+fn score(text: &str, rule: Rule, nodes: u64, widen: u8) -> i32 {
+    let board = diagram::parse(text).unwrap();
+    let params = Params {
+        defend_widen: widen,
+        ..Params::default()
+    };
+    let tt = TranspositionTable::new(16 << 20);
+    let stop = AtomicBool::new(false);
+    Search {
+        board,
+        rule,
+        limits: Limits {
+            max_nodes: Some(nodes),
+            ..Limits::default()
+        },
+        params,
+        tt: &tt,
+        clock: &NoClock,
+        stop: &stop,
+        options: RootOptions::default(),
+    }
+    .run(&mut ())
+    .score
+}
+
+/// 20×20 freestyle, white (O) to move; moves 11,10 13,7 9,13 12,7 9,10 12,10 12,9 11,7 10,7.
+/// The search claimed +M11 with 13,9 (x 13, y 9); the sparring partner then won in 15.
+const FREE20_M11: &str = "
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . X O O O . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . X . . . . . . .
+    . . . . . . . . . X . X O . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . X . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+";
+
+/// 20×20 freestyle, white (O) to move; moves 11,11 12,8 8,14 12,10 12,9 14,10 13,10 13,9
+/// 15,11 11,8 11,7 13,8 14,8. The search claimed +M23 with 13,6 and lost.
+const FREE20_M23: &str = "
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . X . . . . . . . .
+    . . . . . . . . . . . O O O X . . . . .
+    . . . . . . . . . . . . X O . . . . . .
+    . . . . . . . . . . . . O X O . . . . .
+    . . . . . . . . . . . X . . . X . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . X . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . . . . . . .
+";
+
+/// The positions, their rule, and a node budget at which the old search claimed the win.
+const CASES: &[(&str, &str, Rule, u64)] = &[
+    ("free20 +M11", FREE20_M11, Rule::Freestyle, 300_000),
+    ("free20 +M23", FREE20_M23, Rule::Freestyle, 1_000_000),
+];
+
+#[test]
+fn no_forced_win_is_claimed_where_the_defender_holds() {
+    for &(name, text, rule, nodes) in CASES {
+        let s = score(text, rule, nodes, 1);
+        assert!(
+            s < MATE_BOUND,
+            "{name}: claims {} at {nodes} nodes",
+            format_score(s)
+        );
+    }
+}
+
+#[test]
+fn the_old_defence_set_alone_claimed_those_wins() {
+    // What the test above guards against: without the widening, the same searches report a
+    // forced win that is not there.
+    for &(name, text, rule, nodes) in CASES {
+        let s = score(text, rule, nodes, 0);
+        assert!(
+            s >= MATE_BOUND,
+            "{name}: {} at {nodes} nodes without widening",
+            format_score(s)
+        );
+    }
+}
