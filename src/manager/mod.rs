@@ -2,6 +2,7 @@
 //! (`engine`) and refereed games between them (`game`). Unlike the engine modules, this does
 //! process I/O.
 
+pub mod claims;
 pub mod engine;
 pub mod game;
 pub mod openings;

@@ -104,6 +104,12 @@ pub struct ReadGame {
     /// `wuzi-tune label`'s search score (for the side to move) of the position before each
     /// move, where it searched it (the optional `scores` field, `-` for none).
     pub scores: Vec<Option<i32>>,
+    /// The engines' names (`black=`, `white=`; empty where the line has none).
+    pub black: String,
+    pub white: String,
+    /// The mover's own evaluation of each move after the opening (the optional `evals` field,
+    /// `None` for `-`).
+    pub evals: Vec<Option<String>>,
 }
 
 /// The value of `key="…"` or `key=…` in a record line.
@@ -143,6 +149,13 @@ pub fn parse_line(line: &str) -> Option<ReadGame> {
         reason: field(&line, "reason")?.to_string(),
         scores: field(&line, "scores").map_or_else(Vec::new, |s| {
             s.split_whitespace().map(|v| v.parse().ok()).collect()
+        }),
+        black: field(&line, "black").unwrap_or("").to_string(),
+        white: field(&line, "white").unwrap_or("").to_string(),
+        evals: field(&line, "evals").map_or_else(Vec::new, |s| {
+            s.split_whitespace()
+                .map(|v| (v != "-").then(|| v.to_string()))
+                .collect()
         }),
     })
 }
