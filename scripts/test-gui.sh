@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Drives the real Yixin-Board analysis GUI (../shared/clients/yixin-board: built by its build.sh,
+# Drives the real Yixin-Board analysis GUI (tests/clients/yixin-board: built by its build.sh,
 # played headless under Xvfb by its run.sh, every line logged) with the release bot, then checks
 # the log with tests/gui.rs: no ERROR or UNKNOWN, every move request answered within the turn,
 # yxstop answered at once, live marks while thinking, n-best lines, FORBID 0707. in renju.
 # Installs the GUI's Debian packages with apt-get (root, as in CI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-client=${YIXIN_CLIENT:-../shared/clients/yixin-board}
+client=${YIXIN_CLIENT:-tests/clients/yixin-board}
 out=${YIXIN_RUN:-target/yixin-run}
 cargo build --release --bin pbrain-wuzi
 # The GUI's build.sh installs these itself, but without recovering from an interrupted dpkg.
