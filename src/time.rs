@@ -16,7 +16,18 @@ pub struct TimeSettings {
     /// `time_increment` in ms, added to the match clock after each move (Yixin-Board); the
     /// managers include it in `time_left` already.
     pub increment_ms: i64,
+    /// `INFO move_overhead`: ms a move costs beyond its search (printing, the manager reading
+    /// it, a slow machine or Wine), kept back from every turn and from the match clock for
+    /// each move still to come.
+    pub overhead_ms: u64,
+    /// `INFO turn_reserve`: the percentage of the turn limit kept back besides the overhead.
+    pub reserve_pct: u64,
 }
+
+/// `move_overhead` by default: under Wine replies came 10 to 50 ms after the search ended.
+pub const DEFAULT_OVERHEAD_MS: u64 = 60;
+/// `turn_reserve` by default: 1 s turns end at 900 ms, 5 s turns at 4.74 s.
+pub const DEFAULT_RESERVE_PCT: u64 = 4;
 
 /// Per-move time when the manager says nothing (the protocol skeleton's 30 s is too slow for
 /// people trying the bot by hand).
@@ -31,6 +42,8 @@ impl Default for TimeSettings {
             match_ms: 0,
             time_left_ms: None,
             increment_ms: 0,
+            overhead_ms: DEFAULT_OVERHEAD_MS,
+            reserve_pct: DEFAULT_RESERVE_PCT,
         }
     }
 }
@@ -46,28 +59,29 @@ pub struct Budget {
     pub adaptive: bool,
 }
 
-/// Time kept back from the turn limit for printing and the manager's reading.
-pub fn turn_margin(turn_ms: u64) -> u64 {
-    (turn_ms / 20).clamp(30, 300)
+/// Time kept back from the turn limit: the overhead and `reserve_pct` percent of the turn,
+/// at most half the turn.
+pub fn turn_margin(turn_ms: u64, overhead_ms: u64, reserve_pct: u64) -> u64 {
+    (overhead_ms + turn_ms * reserve_pct / 100).min(turn_ms / 2)
 }
-
-/// What a move costs beyond its search (reading, printing, the manager), at most.
-pub const MOVE_OVERHEAD_MS: u64 = 10;
 
 /// Time never spent from the match clock: a twentieth of it (at most two seconds), plus the
 /// overhead of every move we may still have to make with `empty` cells left.
-pub fn match_reserve(left_ms: u64, empty: usize) -> u64 {
-    (left_ms / 20).min(2_000) + MOVE_OVERHEAD_MS * (empty as u64).div_ceil(2)
+pub fn match_reserve(left_ms: u64, empty: usize, overhead_ms: u64) -> u64 {
+    (left_ms / 20).min(2_000) + overhead_ms * (empty as u64).div_ceil(2)
 }
 
-/// Our moves the game is assumed to last still, with `stones` on the board, `start` from an
-/// empty board.
-pub fn moves_to_go(stones: usize, start: u64) -> u64 {
-    (start.saturating_sub(stones as u64 / 3)).max(12)
+/// Our moves the game is assumed to last still, with `stones` on the board and `empty` cells
+/// left, `start` from an empty board: never fewer than 12, nor than an eighth of the empty
+/// cells (a long game on a large board keeps time for its last moves).
+pub fn moves_to_go(stones: usize, empty: usize, start: u64) -> u64 {
+    (start.saturating_sub(stones as u64 / 3))
+        .max(12)
+        .max(empty as u64 / 8)
 }
 
 /// At most this fraction (1/n) of the usable match time goes into one move.
-const MAX_SHARE: u64 = 4;
+const MAX_SHARE: u64 = 6;
 
 impl TimeSettings {
     /// The budget for one move with `stones` on the board and `empty` cells left, the match
@@ -77,14 +91,14 @@ impl TimeSettings {
         let hard = if self.turn_ms <= 0 {
             0
         } else {
-            turn.saturating_sub(turn_margin(turn))
+            turn.saturating_sub(turn_margin(turn, self.overhead_ms, self.reserve_pct))
         };
         let left = self.time_left_ms.filter(|&l| l != UNLIMITED);
         match left {
             Some(left) if self.match_ms > 0 || self.time_left_ms.is_some() => {
                 let left = left.max(0) as u64;
-                let usable = left.saturating_sub(match_reserve(left, empty));
-                let togo = moves_to_go(stones, togo);
+                let usable = left.saturating_sub(match_reserve(left, empty, self.overhead_ms));
+                let togo = moves_to_go(stones, empty, togo);
                 let inc = self.increment_ms.max(0) as u64;
                 let optimum = (usable + inc * (togo - 1)) / togo;
                 let hard = hard.min(usable / MAX_SHARE + inc.min(usable));
@@ -125,7 +139,7 @@ mod tests {
             turn_ms: turn,
             match_ms: matc,
             time_left_ms: left,
-            increment_ms: 0,
+            ..TimeSettings::default()
         }
         .budget(10, 215, 35)
     }
@@ -133,11 +147,16 @@ mod tests {
     #[test]
     fn a_turn_limit_alone_is_spent_to_its_margin() {
         let b = t(1000, 0, None);
-        assert_eq!(b.hard_ms, 950);
-        assert_eq!(b.soft_ms, 950);
+        assert_eq!(b.hard_ms, 900);
+        assert_eq!(b.soft_ms, 900);
         assert!(!b.adaptive);
-        assert_eq!(t(5000, 0, None).hard_ms, 4750);
-        assert_eq!(t(200, 0, None).hard_ms, 170);
+        assert_eq!(t(5000, 0, None).hard_ms, 4740);
+        assert_eq!(t(200, 0, None).hard_ms, 132);
+        assert_eq!(
+            t(60, 0, None).hard_ms,
+            30,
+            "at most half the turn is kept back"
+        );
         assert_eq!(t(5000, 0, Some(UNLIMITED)), t(5000, 0, None));
     }
 
@@ -151,7 +170,9 @@ mod tests {
     fn a_short_match_clock_binds_and_adapts() {
         let b = t(30_000, 180_000, Some(10_000));
         assert!(b.adaptive);
-        assert!(b.hard_ms <= (10_000 - match_reserve(10_000, 215)) / MAX_SHARE);
+        assert!(
+            b.hard_ms <= (10_000 - match_reserve(10_000, 215, DEFAULT_OVERHEAD_MS)) / MAX_SHARE
+        );
         assert!(b.soft_ms < b.hard_ms);
         assert_eq!(t(5000, 100_000, Some(-50)).hard_ms, 0);
     }
@@ -170,13 +191,14 @@ mod tests {
             turn_ms: 5_000,
             match_ms: 120_000,
             time_left_ms: Some(100_000),
-            increment_ms: 0,
+            ..TimeSettings::default()
         };
-        let (old, new) = (s.budget(10, 390, 35), s.budget(10, 390, 22));
+        let (old, new) = (s.budget(10, 215, 35), s.budget(10, 215, 30));
         assert!(old.adaptive && new.soft_ms > old.soft_ms);
         assert_eq!(old.hard_ms, new.hard_ms);
         assert!(stop_after(1000, 4000, 0.0, 0, 100) > stop_after(1000, 4000, 0.0, 0, 60));
-        assert_eq!(moves_to_go(90, 22), 12);
+        assert_eq!(moves_to_go(90, 135, 22), 16);
+        assert_eq!(moves_to_go(90, 90, 22), 12);
     }
 
     /// Whole games to a full board against every Gomocup clock, each of our moves taking all
@@ -184,7 +206,7 @@ mod tests {
     /// runs out and no move passes the turn limit.
     #[test]
     fn gomocup_clocks_never_run_out() {
-        let late = MOVE_OVERHEAD_MS;
+        let late = DEFAULT_OVERHEAD_MS;
         for (turn, matc, side) in [
             (5_000i64, 120_000i64, 20usize),
             (30_000, 180_000, 15),
@@ -198,7 +220,7 @@ mod tests {
                     turn_ms: turn,
                     match_ms: matc,
                     time_left_ms: Some(if matc > 0 { left } else { UNLIMITED }),
-                    increment_ms: 0,
+                    ..TimeSettings::default()
                 };
                 let b = s.budget(stones, cells - stones, 35);
                 let used = b.hard_ms + late;
@@ -207,6 +229,45 @@ mod tests {
                     left -= used as i64;
                     assert!(left > 0, "{turn}/{matc}: clock ran out at {stones} stones");
                 }
+            }
+        }
+    }
+
+    /// GomocupJudge's fastgame clock (20×20, 5 s a move, 100 s a game) over a 200-move game:
+    /// with every move half as long again as its soft limit (at most its hard one; a settled
+    /// move stops at 0.6 of it, an unsettled one goes on) and the overhead after it, the clock
+    /// keeps a reserve to the end and the last moves still get a real search; with every move
+    /// at its hard limit, it never runs out.
+    #[test]
+    fn a_long_fastgame_keeps_time_for_its_last_moves() {
+        let (turn, matc) = (5_000i64, 100_000i64);
+        for worst in [false, true] {
+            let mut left = matc;
+            let mut last_soft = 0;
+            for stones in (0..200).step_by(2) {
+                let s = TimeSettings {
+                    turn_ms: turn,
+                    match_ms: matc,
+                    time_left_ms: Some(left),
+                    ..TimeSettings::default()
+                };
+                let b = s.budget(stones, 400 - stones, 35);
+                let used = if worst {
+                    b.hard_ms
+                } else {
+                    (b.soft_ms * 3 / 2).min(b.hard_ms)
+                };
+                assert!(b.hard_ms as i64 <= left / 6, "{} ms of {left}", b.hard_ms);
+                left -= (used + DEFAULT_OVERHEAD_MS) as i64;
+                last_soft = b.soft_ms;
+                assert!(left > 0, "the clock ran out at {stones} stones");
+            }
+            if !worst {
+                assert!(
+                    last_soft >= 30,
+                    "the 100th move's soft limit: {last_soft} ms"
+                );
+                assert!(left >= 5_000, "{left} ms left");
             }
         }
     }
