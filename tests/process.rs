@@ -290,7 +290,7 @@ fn bench_at_a_node_budget_is_repeatable_and_keeps_the_budget() {
                 "--time",
                 "600000",
                 "--openings",
-                "../shared/testdata/openings/piskvork_freestyle15_offset.txt",
+                "tests/data/openings/piskvork_freestyle15_offset.txt",
                 "--count",
                 "2",
                 "--nodes",
@@ -328,4 +328,63 @@ fn bench_at_a_node_budget_is_repeatable_and_keeps_the_budget() {
         assert!(depth >= 4, "{line}");
     }
     assert_eq!(lines, results(&run()));
+}
+
+#[test]
+fn over_long_lines_get_an_error_and_the_bot_keeps_serving() {
+    let mut bot = Bot::start();
+    let k64 = 1 << 16;
+    for (len, expect) in [
+        (k64 - 1, "UNKNOWN command "),
+        (k64, "UNKNOWN command "),
+        (k64 + 1, "ERROR line longer than 65536 bytes ignored"),
+        (1 << 20, "ERROR line longer than 65536 bytes ignored"),
+    ] {
+        bot.send(&format!("{}\n", "x".repeat(len)));
+        let line = bot.answer();
+        assert!(line.starts_with(expect), "{len} bytes: {line:.80}");
+        // The echo of the line is cut short.
+        assert!(line.len() < 300, "{len} bytes: a reply of {}", line.len());
+    }
+    bot.send("ABOUT\n");
+    assert!(bot.answer().starts_with("name=\"Wuzi\""));
+    bot.send("END\n");
+    assert!(bot.exits_within(Duration::from_secs(2)));
+    assert_eq!(bot.stderr(), "");
+}
+
+/// Issue 58: in this renju position (lost for the engine, `-M18`) Yixin-Board's realtime
+/// output (`show_detail 1`) once printed 15,940 `MESSAGE REALTIME` lines for one move, and the
+/// move reached the GUI 21.9 s into an 8 s turn. The progress lines are now rate-limited and
+/// coalesced: one move prints at most the rate over its time and a burst.
+#[test]
+fn one_move_prints_a_bounded_number_of_progress_lines() {
+    use wuzi::protocol::outbox::{BURST, RATE};
+    let mut bot = Bot::start();
+    bot.send("info show_detail 1\nSTART 15 15\nINFO rule 2\nINFO timeout_turn 3000\n");
+    assert_eq!(bot.answer(), "OK");
+    let t = Instant::now();
+    bot.send("board\n7,5,2\n5,9,1\n7,6,2\n11,10,1\n9,7,2\n3,2,1\n8,7,2\n3,12,1\n11,3,2\ndone\n");
+    let mut lines = 0;
+    let mv = loop {
+        let line = bot
+            .lines
+            .recv_timeout(Duration::from_secs(30))
+            .expect("a move");
+        if !line.starts_with("MESSAGE ") {
+            break line;
+        }
+        lines += 1;
+    };
+    let took = t.elapsed();
+    assert!(is_move(&mv, 15), "not a move: {mv}");
+    let bound = (RATE as u64 * (took.as_millis() as u64 + 1000) / 1000) as usize + BURST as usize;
+    println!("{lines} progress lines in {took:?}");
+    assert!(
+        lines <= bound,
+        "{lines} lines in {took:?} (at most {bound})"
+    );
+    assert!(took < Duration::from_millis(3000), "the move took {took:?}");
+    bot.send("END\n");
+    assert!(bot.exits_within(Duration::from_secs(2)));
 }

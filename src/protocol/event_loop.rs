@@ -9,13 +9,14 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Sender};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
 use super::command::{self, Command};
 use super::job::{Answer, Job};
+use super::outbox::Outbox;
 use super::response::Progress;
 use super::session::{Action, Session, MAX_LINE};
 
@@ -44,8 +45,9 @@ fn supersedes(cmd: &Command) -> bool {
     )
 }
 
-/// Reads one line (without its LF and trailing CR). Lines longer than `cap` are cut to nothing
-/// but still returned, so the session answers them with an error. `None` at end of input.
+/// Reads one line (without its LF and trailing CR). A line longer than `cap` is read to its
+/// end and returned as `cap + 1` bytes of `#`, which no command starts with, so that the
+/// session answers it with its length error. `None` at end of input.
 fn read_line(r: &mut impl BufRead, cap: usize) -> io::Result<Option<Vec<u8>>> {
     let mut line = Vec::new();
     let mut overflow = false;
@@ -64,7 +66,8 @@ fn read_line(r: &mut impl BufRead, cap: usize) -> io::Result<Option<Vec<u8>>> {
             Some(i) => (&chunk[..i], i + 1, true),
             None => (chunk, chunk.len(), false),
         };
-        if line.len() + part.len() <= cap {
+        // One byte more than `cap` for a CR before the LF.
+        if line.len() + part.len() <= cap + 1 {
             line.extend_from_slice(part);
         } else {
             overflow = true;
@@ -77,12 +80,13 @@ fn read_line(r: &mut impl BufRead, cap: usize) -> io::Result<Option<Vec<u8>>> {
     if !seen {
         return Ok(None);
     }
-    if overflow {
-        // Longer than any command: the session rejects it by its length.
-        return Ok(Some(vec![b' '; cap + 1]));
-    }
     if line.last() == Some(&b'\r') {
         line.pop();
+    }
+    if overflow || line.len() > cap {
+        // Longer than any command: the session rejects it by its length (blanks would be
+        // trimmed away and the line taken for an empty one).
+        return Ok(Some(vec![b'#'; cap + 1]));
     }
     Ok(Some(line))
 }
@@ -112,6 +116,9 @@ pub fn serve<R: Read + Send + 'static, W: Write>(input: R, out: &mut W) -> io::R
     let mut thinking: Option<Thinking> = None;
     let mut queue: VecDeque<(Vec<u8>, Instant)> = VecDeque::new();
     let mut eof = false;
+    // The search's progress lines, rate-limited and coalesced (`outbox`): a slow reader never
+    // has analysis queued ahead of the move.
+    let mut outbox = Outbox::new(Instant::now());
     loop {
         while thinking.is_none() {
             let Some((line, at)) = queue.pop_front() else {
@@ -126,8 +133,19 @@ pub fn serve<R: Read + Send + 'static, W: Write>(input: R, out: &mut W) -> io::R
         if thinking.is_none() && eof {
             return Ok(());
         }
-        let Ok(event) = rx.recv() else {
-            return Ok(());
+        let event = match outbox.wait(Instant::now()) {
+            Some(wait) => match rx.recv_timeout(wait) {
+                Ok(event) => event,
+                Err(RecvTimeoutError::Timeout) => {
+                    write_lines(out, &outbox.ready(Instant::now()))?;
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+            },
+            None => match rx.recv() {
+                Ok(event) => event,
+                Err(_) => return Ok(()),
+            },
         };
         match event {
             Event::Line(line, at) => {
@@ -146,8 +164,11 @@ pub fn serve<R: Read + Send + 'static, W: Write>(input: R, out: &mut W) -> io::R
                     }
                     Some(Ok(Command::Stop)) => t.stop.store(true, Ordering::Relaxed),
                     Some(Ok(Command::Info { .. })) if queue.is_empty() => {
-                        // INFO never answers; it may change the next move's settings now.
-                        session.handle_bytes(&line, at);
+                        // INFO may change the next move's settings now; it answers only an
+                        // out-of-range value, with an ERROR line.
+                        if let Action::Reply(lines) = session.handle_bytes(&line, at) {
+                            write_lines(out, &lines)?;
+                        }
                     }
                     Some(Ok(c)) if supersedes(&c) => {
                         t.stop.store(true, Ordering::Relaxed);
@@ -157,12 +178,16 @@ pub fn serve<R: Read + Send + 'static, W: Write>(input: R, out: &mut W) -> io::R
                 }
             }
             Event::Eof => eof = true,
-            Event::Message(line) => write_lines(out, &[line])?,
+            Event::Message(line) => {
+                outbox.push(line);
+                write_lines(out, &outbox.ready(Instant::now()))?;
+            }
             Event::Done(job, answer) => {
                 if let Some(t) = thinking.take() {
                     let _ = t.handle.join();
                 }
-                let lines = session.finish(job, answer);
+                let mut lines = outbox.finish();
+                lines.extend(session.finish(job, answer));
                 write_lines(out, &lines)?;
             }
         }
@@ -170,6 +195,9 @@ pub fn serve<R: Read + Send + 'static, W: Write>(input: R, out: &mut W) -> io::R
 }
 
 fn write_lines<W: Write>(out: &mut W, lines: &[String]) -> io::Result<()> {
+    if lines.is_empty() {
+        return Ok(());
+    }
     for l in lines {
         writeln!(out, "{l}")?;
     }

@@ -4,5 +4,6 @@
 pub mod command;
 pub mod event_loop;
 pub mod job;
+pub mod outbox;
 pub mod response;
 pub mod session;

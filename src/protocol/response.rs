@@ -16,6 +16,26 @@ pub const DETAIL_INFO: u32 = 2;
 /// flood the GUI with marks it cannot show anyway.
 pub const REALTIME_MIN_MS: u64 = 300;
 
+/// Text from the input made safe to print in a reply: control characters (bytes below 0x20
+/// but tab, 0x7F, and the C1 range) as `\xNN` / `\u{NN}`, so that no terminal or log
+/// interprets them; at most `max_chars` characters, then `...`.
+pub fn printable(text: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    for (k, c) in text.chars().enumerate() {
+        if k == max_chars {
+            out.push_str("...");
+            break;
+        }
+        match c as u32 {
+            0x09 => out.push(c),
+            0x00..=0x1F | 0x7F => out.push_str(&format!("\\x{:02X}", c as u32)),
+            0x80..=0x9F => out.push_str(&format!("\\u{{{:X}}}", c as u32)),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// The single ABOUT line.
 pub fn about() -> String {
     format!(

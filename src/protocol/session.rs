@@ -81,34 +81,96 @@ impl Settings {
         capped.clamp(1 << 16, 4 << 30) as usize
     }
 
-    /// Applies one INFO key; unknown keys and unparsable values are ignored (Yixin-Board's
-    /// `pondering`, `caution_factor`, `vcthread`, `nbestsym`, `usedatabase` and the like).
-    pub fn apply(&mut self, key: &str, value: &str) {
-        let num = value.trim().parse::<i64>().ok();
-        match (key, num) {
-            ("timeout_turn", Some(v)) => self.time.turn_ms = v,
-            ("timeout_match", Some(v)) => self.time.match_ms = v,
-            ("time_left", Some(v)) => self.time.time_left_ms = Some(v),
-            ("time_increment", Some(v)) => self.time.increment_ms = v.max(0),
-            ("max_memory", _) => {
-                if let Ok(v) = value.trim().parse::<u64>() {
-                    self.max_memory = if v == 0 { DEFAULT_MAX_MEMORY } else { v };
-                }
+    /// Applies one INFO key. Unknown keys are ignored (Yixin-Board's `pondering`,
+    /// `caution_factor`, `vcthread`, `nbestsym`, `usedatabase` and the like); a known key whose
+    /// value is not a number or out of its range changes nothing and gives the reason, naming
+    /// the key and the range.
+    pub fn apply(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let text = value.trim();
+        let num = text.parse::<i64>();
+        // The value of a numeric key within `lo..=hi`, or the error that names them.
+        let ranged = |lo: i64, hi: i64, what: &str| -> Result<i64, String> {
+            match num {
+                Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+                _ => Err(format!(
+                    "INFO {key} {}: {what}",
+                    response::printable(text, 40)
+                )),
             }
-            ("rule", Some(v)) => self.rule = Rule::from_info(v),
-            ("max_depth", Some(v)) => self.max_depth = (v > 0).then_some(v.min(1000) as i32),
-            ("max_node", Some(v)) => self.max_nodes = (v > 0).then_some(v as u64),
-            ("thread_num", Some(v)) => self.threads = v.clamp(1, MAX_THREADS as i64) as u32,
-            ("hash_size", Some(v)) => self.hash_kib = (v > 0).then_some(v as u64),
-            ("game_type", Some(v)) => self.game_type = v,
-            ("show_detail", Some(v)) => self.show_detail = v.clamp(0, 3) as u32,
-            ("strength", Some(v)) => self.strength = v.clamp(0, strength::FULL as i64) as u32,
-            ("folder", _) => self.folder = Some(value.to_string()),
-            (_, Some(v)) if key.starts_with("wuzi_") => {
-                self.params.set(&key["wuzi_".len()..], v);
+        };
+        const MAX: i64 = i64::MAX;
+        match key {
+            "timeout_turn" => {
+                self.time.turn_ms = ranged(0, MAX, "ms a move, 0 or more (0: at once)")?
+            }
+            "timeout_match" => {
+                self.time.match_ms = ranged(0, MAX, "ms a game, 0 or more (0: no limit)")?
+            }
+            "time_left" => {
+                self.time.time_left_ms = Some(ranged(i64::MIN, MAX, "ms left, a whole number")?)
+            }
+            "time_increment" => {
+                self.time.increment_ms = ranged(0, MAX, "ms a move, 0 or more")?;
+            }
+            "move_overhead" => {
+                self.time.overhead_ms = ranged(0, 10_000, "ms kept back a move, 0 to 10000")? as u64
+            }
+            "turn_reserve" => {
+                self.time.reserve_pct =
+                    ranged(0, 50, "percent of the turn kept back, 0 to 50")? as u64
+            }
+            "max_memory" => {
+                // 64-bit and unsigned, as the managers send it.
+                let v = text.parse::<u64>().map_err(|_| {
+                    format!(
+                        "INFO {key} {}: bytes, 0 (350 MB) to 18446744073709551615",
+                        response::printable(text, 40)
+                    )
+                })?;
+                self.max_memory = if v == 0 { DEFAULT_MAX_MEMORY } else { v };
+            }
+            "rule" => {
+                self.rule = Rule::from_info(ranged(
+                    0,
+                    15,
+                    "0 to 15 (0 freestyle, 1 exact five, 2 or 4 renju, 8 caro, 9 exact-five caro)",
+                )?)
+            }
+            "max_depth" => {
+                let v = ranged(-1, MAX, "plies, -1 or 0 for none, or more")?;
+                self.max_depth = (v > 0).then_some(v.min(1000) as i32);
+            }
+            "max_node" => {
+                let v = ranged(-1, MAX, "nodes, -1 or 0 for none, or more")?;
+                self.max_nodes = (v > 0).then_some(v as u64);
+            }
+            "thread_num" => {
+                let what = format!("threads, 0 to {MAX_THREADS} (0 or 1: one)");
+                self.threads = ranged(0, MAX_THREADS as i64, &what)?.max(1) as u32
+            }
+            "hash_size" => {
+                let v = ranged(0, MAX, "KiB, 0 (as max_memory allows) or more")?;
+                self.hash_kib = (v > 0).then_some(v as u64);
+            }
+            "game_type" => self.game_type = ranged(0, 3, "0 to 3")?,
+            "show_detail" => self.show_detail = ranged(0, 3, "0 to 3 (bits)")? as u32,
+            "strength" => {
+                let what = format!("0 to {}", strength::FULL);
+                self.strength = ranged(0, strength::FULL as i64, &what)? as u32
+            }
+            "folder" => self.folder = Some(value.to_string()),
+            _ if key.starts_with("wuzi_") => {
+                let name = &key["wuzi_".len()..];
+                let v = ranged(i64::MIN, MAX, "a whole number")?;
+                if !self.params.set(name, v) {
+                    return Err(format!(
+                        "INFO {key} {v}: no such tunable, or the value is out of its range"
+                    ));
+                }
             }
             _ => {}
         }
+        Ok(())
     }
 }
 
@@ -163,8 +225,14 @@ fn reply(line: impl Into<String>) -> Action {
     Action::Reply(vec![line.into()])
 }
 
+/// Replies quote the input: at most this many characters of it, control characters escaped.
+const QUOTE_CHARS: usize = 200;
+
 fn error(why: impl AsRef<str>) -> Action {
-    reply(format!("ERROR {}", why.as_ref()))
+    reply(format!(
+        "ERROR {}",
+        response::printable(why.as_ref(), QUOTE_CHARS)
+    ))
 }
 
 fn nothing() -> Action {
@@ -220,7 +288,10 @@ impl Session {
         }
         match command::parse(line) {
             Ok(cmd) => self.execute(cmd, now),
-            Err(ParseError::Unknown(what)) => reply(format!("UNKNOWN command {what}")),
+            Err(ParseError::Unknown(what)) => reply(format!(
+                "UNKNOWN command {}",
+                response::printable(&what, QUOTE_CHARS)
+            )),
             Err(ParseError::Malformed(why)) => error(why),
         }
     }
@@ -262,10 +333,10 @@ impl Session {
                 nothing()
             }
             Command::Done => error("DONE without BOARD"),
-            Command::Info { key, value } => {
-                self.settings.apply(&key, &value);
-                nothing()
-            }
+            Command::Info { key, value } => match self.settings.apply(&key, &value) {
+                Ok(()) => nothing(),
+                Err(why) => error(why),
+            },
             Command::Takeback(x, y) => self.takeback(x, y),
             Command::About => reply(response::about()),
             Command::End => Action::Quit,
