@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the Gomocup-ready Windows engine: dist/windows/pbrain-wuzi.exe (64-bit, statically
-# linked, stripped) and dist/windows/pbrain-wuzi.zip (the exe at the zip's root).
+# Builds the Windows engine: dist/windows/pbrain-wuzi.exe (64-bit, statically linked,
+# stripped). scripts/package-gomocup.sh runs this and makes the zip an entrant submits.
 # Uses Debian's Rust 1.96 (rustc-web/cargo-web) with -Zbuild-std and the mingw-w64 linker;
 # the rustup toolchain stays the default for everything else.
 #   --wine   also prepare Wine to run the exe (installs wine and a ProcessPrng stub DLL into
@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-dist/windows}
 TARGET=x86_64-pc-windows-gnu
-packages=(rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 zip)
+packages=(rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 zip unzip)
 [ "${1:-}" = "--wine" ] && packages+=(wine wine64)
 
 bash scripts/apt-install.sh "${packages[@]}"
@@ -23,9 +23,7 @@ export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
 mkdir -p "$OUT"
 exe="$OUT/pbrain-wuzi.exe"
 x86_64-w64-mingw32-strip -o "$exe" "target/windows/$TARGET/release/pbrain-wuzi.exe"
-rm -f "$OUT/pbrain-wuzi.zip"
-(cd "$OUT" && zip -q pbrain-wuzi.zip pbrain-wuzi.exe)
-echo "built $exe ($(stat -c %s "$exe") bytes) and $OUT/pbrain-wuzi.zip"
+echo "built $exe ($(stat -c %s "$exe") bytes)"
 echo "imports: $(x86_64-w64-mingw32-objdump -p "$exe" | sed -n 's/.*DLL Name: //p' | sort -u | tr '\n' ' ')"
 
 if [ "${1:-}" = "--wine" ]; then

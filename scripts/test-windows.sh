@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Builds the Windows exe and proves it under Wine: every protocol fixture through the same
-# fixture runner, then a short wuzi-arena match with the exe as one side.
+# Builds the Gomocup package (scripts/package-gomocup.sh) and proves the exe inside it under
+# Wine: unpacked from the zip as a manager does, every protocol fixture through the same fixture
+# runner, then a short wuzi-arena match with the exe as one side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export WINEDEBUG=-all
 export WINEPREFIX=${WINEPREFIX:-$PWD/target/wine-prefix}
-bash scripts/build-windows.sh --wine
-exe="wine dist/windows/pbrain-wuzi.exe"
+bash scripts/package-gomocup.sh --wine
+unpacked=target/gomocup-unzipped
+rm -rf "$unpacked"
+mkdir -p "$unpacked"
+unzip -q dist/gomocup/pbrain-wuzi.zip -d "$unpacked"
+exe="wine $unpacked/pbrain-wuzi.exe"
 # One start and END first, so that Wine's own first-run work is done before the fixtures.
 printf 'END\n' | $exe >/dev/null
 WUZI_ENGINE="$exe" cargo test --release --test fixtures
