@@ -95,6 +95,39 @@ const FREE20_M23: &str = "
     . . . . . . . . . . . . . . . . . . . .
 ";
 
+/// Black (X) to move; white has a straight four (two five points). Black's only move that
+/// completes a line is 5,7, six in a row: a win in freestyle, no five under exact five, and a
+/// forbidden overline for black under renju. Every other black move leaves white its five, so
+/// black wins at once in freestyle and is lost under standard and renju: a claim of a win there
+/// would come from a pattern that counts the overline as a five.
+const OVERLINE_OR_NOTHING: &str = "
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . X . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . O X X . X X X O . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . O O O O . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+";
+
+#[test]
+fn an_overline_wins_in_freestyle_only() {
+    let free = score(OVERLINE_OR_NOTHING, Rule::Freestyle, 100_000, 1);
+    assert!(free >= MATE_BOUND, "freestyle: {}", format_score(free));
+    for rule in [Rule::Standard, Rule::Renju] {
+        let s = score(OVERLINE_OR_NOTHING, rule, 100_000, 1);
+        assert!(s <= -MATE_BOUND, "{rule:?}: {}", format_score(s));
+    }
+}
+
 /// The positions, their rule, and a node budget at which the old search claimed the win.
 const CASES: &[(&str, &str, Rule, u64)] = &[
     ("free20 +M11", FREE20_M11, Rule::Freestyle, 300_000),

@@ -26,6 +26,8 @@ const USAGE: &str =
   --save FILE           write the positions read from the records to FILE, and go on
   --nodes N             the engine's node budget (default 1000000)
   --check-nodes N       the reference's node budget (default 20000000)
+  --full-width          the reference searches full width (no selectivity at all): only it
+                        can refute a claim by depth; by default it searches every defence
   --info KEY=VALUE      INFO KEY VALUE for the engine's search (repeatable)
   --timeout MS          a search's time limit (default 600000)
   -c N                  positions at once (default 1)
@@ -147,7 +149,10 @@ fn check(o: &Options, engine: &mut Engine, reference: &mut Engine, pos: &Positio
         claims::DEEP
     });
     match claims::search(reference, pos, &infos, o.check_nodes, timeout) {
-        Ok((_, report)) => (Some(claim), Some(claims::judge(report, claim))),
+        Ok((_, report)) => (
+            Some(claim),
+            Some(claims::judge(report, claim, o.full_width)),
+        ),
         Err(e) => {
             eprintln!("{}: reference: {e}", pos.label);
             let _ = reference.restart();
@@ -201,8 +206,9 @@ fn run(o: Options) -> Result<bool> {
     let lost = count(&|c| matches!(c, Check::Lost(_)));
     let refuted = count(&|c| matches!(c, Check::Refuted(_)));
     let undecided = count(&|c| matches!(c, Check::Undecided(_)));
+    let unconfirmed = count(&|c| matches!(c, Check::Unconfirmed(_)));
     println!(
-        "{} positions, {claims} claimed a forced win: {confirmed} confirmed, {} false ({lost} lost, {refuted} refuted by depth), {undecided} undecided",
+        "{} positions, {claims} claimed a forced win: {confirmed} confirmed, {} false ({lost} lost, {refuted} refuted by a full-width depth), {unconfirmed} unconfirmed by the deeper search, {undecided} undecided",
         positions.len(),
         lost + refuted
     );

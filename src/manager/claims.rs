@@ -1,12 +1,14 @@
 //! Forced-win claims, checked: the positions where an engine reported a forced win for its
 //! move (read from game records), and a reference search that confirms or refutes each claim.
 //!
-//! The reference is pbrain-wuzi's own alpha-beta with every selective part switched off
-//! (`REFERENCE`): every candidate move at every node, no reductions, no pruning, no threat
-//! solver, no pattern shortcut to a win, so a mate score comes only from fives on the board
-//! within the depth searched. It confirms a claim when it finds the same win; it refutes one
-//! when it proves the other side wins, or finishes a depth that covers the claimed length
-//! without a win (a full-width search to that depth would have seen it).
+//! The reference is pbrain-wuzi itself, searching the claimed position on a larger budget:
+//! either the playing search with every defence searched (`DEEP`: no defence set, `defend` 0),
+//! or a full-width search (`FULL_WIDTH`: every candidate move at every node, no reductions, no
+//! pruning, no threat solver, no pattern shortcut to a win, so a mate score comes only from
+//! fives on the board within the depth searched). It confirms a claim when it finds the same
+//! win. It proves one false when it finds a win for the other side, or, full-width only, when it
+//! finishes a depth that covers the claimed length without a win (a selective search can miss a
+//! win at any depth: its silence leaves a claim unconfirmed, not false).
 
 use std::time::{Duration, Instant};
 
@@ -199,8 +201,10 @@ pub enum Check {
     Confirmed(i32),
     /// It found a forced win for the other side.
     Lost(i32),
-    /// It finished this depth, enough to see the claimed win, and saw none.
+    /// Full-width, it finished this depth, enough to see the claimed win, and saw none.
     Refuted(u32),
+    /// Selective, it finished this depth, at least the claimed length, and saw no win.
+    Unconfirmed(u32),
     /// It reached this depth only: the claim is too long for its budget.
     Undecided(u32),
 }
@@ -213,13 +217,19 @@ impl Check {
 }
 
 /// The reference's verdict on a claim of a win in `plies` plies, from its deepest report.
-/// A depth-`d` iteration sees every five made within `d + 1` plies (a five point at its
-/// horizon is still played).
-pub fn judge(report: Option<(u32, Eval)>, plies: i32) -> Check {
+/// A full-width depth-`d` iteration sees every five made within `d + 1` plies (a five point at
+/// its horizon is still played).
+pub fn judge(report: Option<(u32, Eval)>, plies: i32, full_width: bool) -> Check {
     match report {
         Some((_, Eval::Mate(n))) if n > 0 => Check::Confirmed(n),
         Some((_, Eval::Mate(n))) => Check::Lost(-n),
-        Some((d, Eval::Score(_))) if d as i64 + 1 >= plies as i64 => Check::Refuted(d),
+        Some((d, Eval::Score(_))) if d as i64 + 1 >= plies as i64 => {
+            if full_width {
+                Check::Refuted(d)
+            } else {
+                Check::Unconfirmed(d)
+            }
+        }
         Some((d, _)) => Check::Undecided(d),
         None => Check::Undecided(0),
     }
@@ -320,11 +330,16 @@ mod tests {
         ];
         let r = deepest_report(&msgs);
         assert_eq!(r, Some((10, Eval::Score(-12))));
-        assert_eq!(judge(r, 11), Check::Refuted(10));
-        assert_eq!(judge(r, 13), Check::Undecided(10));
-        assert_eq!(judge(Some((7, Eval::Mate(9))), 11), Check::Confirmed(9));
-        assert_eq!(judge(Some((7, Eval::Mate(-4))), 11), Check::Lost(4));
-        assert!(judge(Some((7, Eval::Mate(-4))), 11).is_false());
-        assert!(!judge(None, 3).is_false());
+        assert_eq!(judge(r, 11, true), Check::Refuted(10));
+        assert_eq!(judge(r, 11, false), Check::Unconfirmed(10));
+        assert!(!Check::Unconfirmed(10).is_false());
+        assert_eq!(judge(r, 13, true), Check::Undecided(10));
+        assert_eq!(
+            judge(Some((7, Eval::Mate(9))), 11, false),
+            Check::Confirmed(9)
+        );
+        assert_eq!(judge(Some((7, Eval::Mate(-4))), 11, false), Check::Lost(4));
+        assert!(judge(Some((7, Eval::Mate(-4))), 11, true).is_false());
+        assert!(!judge(None, 3, true).is_false());
     }
 }
