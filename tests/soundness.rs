@@ -3,46 +3,20 @@
 //! only its defences against a four-three point took the loss of those few moves for a proof;
 //! now it searches the moves it left out before it calls the node lost (`defend_widen`).
 
-use std::sync::atomic::AtomicBool;
+mod common;
+
 use wuzi::board::diagram;
 use wuzi::rules::Rule;
-use wuzi::search::limits::{Clock, Limits};
 use wuzi::search::params::Params;
-use wuzi::search::tt::TranspositionTable;
-use wuzi::search::{format_score, RootOptions, Search, MATE_BOUND};
-
-struct NoClock;
-
-impl Clock for NoClock {
-    fn elapsed_ms(&self) -> u64 {
-        0
-    }
-}
+use wuzi::search::{format_score, MATE_BOUND};
 
 /// The best move's score for the side to move of `text`, searched to `nodes` nodes.
 fn score(text: &str, rule: Rule, nodes: u64, widen: u8) -> i32 {
-    let board = diagram::parse(text).unwrap();
     let params = Params {
         defend_widen: widen,
         ..Params::default()
     };
-    let tt = TranspositionTable::new(16 << 20);
-    let stop = AtomicBool::new(false);
-    Search {
-        board,
-        rule,
-        limits: Limits {
-            max_nodes: Some(nodes),
-            ..Limits::default()
-        },
-        params,
-        tt: &tt,
-        clock: &NoClock,
-        stop: &stop,
-        options: RootOptions::default(),
-    }
-    .run(&mut ())
-    .score
+    common::search_nodes(diagram::parse(text).unwrap(), rule, nodes, params).score
 }
 
 /// 20×20 freestyle, white (O) to move; moves 11,10 13,7 9,13 12,7 9,10 12,10 12,9 11,7 10,7.

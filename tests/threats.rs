@@ -6,19 +6,15 @@
 
 mod common;
 
-use std::sync::atomic::AtomicBool;
-
 use common::{read_cases, Case};
 use wuzi::board::threat::{classify, Threat};
 use wuzi::board::{diagram, Color};
 use wuzi::manager::tactics::{self, judge, Judgement};
 use wuzi::rules::Rule;
-use wuzi::search::limits::{Clock, Limits};
 use wuzi::search::params::Params;
 use wuzi::search::prune::pattern_win;
 use wuzi::search::threats::Solver;
-use wuzi::search::tt::TranspositionTable;
-use wuzi::search::{RootOptions, Search, MATE_BOUND};
+use wuzi::search::MATE_BOUND;
 
 const SAMPLE: &str = "tests/data/tactics_sample.txt";
 
@@ -223,28 +219,7 @@ fn engine_answer_with(
     max_nodes: u64,
     params: Params,
 ) -> (wuzi::geometry::Pos, i32) {
-    struct NoClock;
-    impl Clock for NoClock {
-        fn elapsed_ms(&self) -> u64 {
-            0
-        }
-    }
-    let tt = TranspositionTable::new(16 << 20);
-    let stop = AtomicBool::new(false);
-    let out = Search {
-        board: case.board(),
-        rule: case.rule,
-        limits: Limits {
-            max_nodes: Some(max_nodes),
-            ..Limits::default()
-        },
-        params,
-        tt: &tt,
-        clock: &NoClock,
-        stop: &stop,
-        options: RootOptions::default(),
-    }
-    .run(&mut ());
+    let out = common::search_nodes(case.board(), case.rule, max_nodes, params);
     (out.best.expect("a move"), out.score)
 }
 

@@ -2,9 +2,44 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use wuzi::board::{Board, Color};
 use wuzi::geometry::{Dims, Pos};
 use wuzi::manager::tactics::parse_point;
+use wuzi::rules::Rule;
+use wuzi::search::limits::{Clock, Limits};
+use wuzi::search::params::Params;
+use wuzi::search::tt::TranspositionTable;
+use wuzi::search::{Outcome, RootOptions, Search};
+
+struct NoClock;
+
+impl Clock for NoClock {
+    fn elapsed_ms(&self) -> u64 {
+        0
+    }
+}
+
+/// A single-threaded search of `board` to `max_nodes` nodes with `params`, no clock: the same
+/// result on every machine.
+pub fn search_nodes(board: Board, rule: Rule, max_nodes: u64, params: Params) -> Outcome {
+    let tt = TranspositionTable::new(16 << 20);
+    let stop = AtomicBool::new(false);
+    Search {
+        board,
+        rule,
+        limits: Limits {
+            max_nodes: Some(max_nodes),
+            ..Limits::default()
+        },
+        params,
+        tt: &tt,
+        clock: &NoClock,
+        stop: &stop,
+        options: RootOptions::default(),
+    }
+    .run(&mut ())
+}
 
 /// One test-data line: its `key=value` fields.
 pub struct Case {
