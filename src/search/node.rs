@@ -211,7 +211,8 @@ impl Searcher<'_> {
         }
 
         // Step 5. Defence: against a point that gives the opponent two five points, only the
-        // moves that spoil it and our own fours can help.
+        // moves that spoil it and our own fours can help; against a four-three point the same
+        // set is searched first, and the other moves only if all of it loses (step 7e).
         let mut left_out = std::mem::take(&mut self.left_out[ply]);
         let defence = if !forced && self.params.defend {
             self.restrict_to_defences(&mut moves, &mut left_out)
@@ -219,7 +220,6 @@ impl Searcher<'_> {
             Defence::None
         };
         let defending = defence != Defence::None;
-        // A partial defence whose moves all lose searches the ones it left out (step 7e).
         let mut widen = defence == Defence::Partial && !left_out.is_empty();
 
         // Step 5b. Reverse futility: a quiet node whose static evaluation beats beta by a

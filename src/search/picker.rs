@@ -4,6 +4,10 @@
 
 use super::params::divide;
 use super::{NodeKind, Searcher};
+use crate::board::pattern::Class;
+use crate::board::threat::{classify as classify_threat, fours_made, Threat};
+use crate::board::wincount::line_count;
+use crate::eval::{learned_move_score, move_score, pattern_move_score};
 
 /// What restricting a node to its defences did (`Searcher::restrict_to_defences`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -15,10 +19,6 @@ pub(super) enum Defence {
     /// Against a four-three point: the removed moves may still defend.
     Partial,
 }
-use crate::board::pattern::Class;
-use crate::board::threat::{classify as classify_threat, fours_made, Threat};
-use crate::board::wincount::line_count;
-use crate::eval::{learned_move_score, move_score, pattern_move_score};
 
 impl Searcher<'_> {
     /// What a node has: own fives, the opponent's fives, every candidate's move score, the
