@@ -1,8 +1,8 @@
 //! `pbrain-wuzi bench`: fixed positions searched to a fixed depth on one thread. The total node
 //! count is the signature a commit quotes as `Bench: N`; nodes/s measures speed.
 
+use crate::clock::Instant;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use crate::board::Board;
 use crate::geometry::{Dims, Pos};

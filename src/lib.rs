@@ -7,6 +7,7 @@
 //! - `eval`: static evaluation and move scores read from the win-count table.
 //! - `search`: iterative deepening PVS alpha-beta with a transposition table, under limits.
 //! - `time`: INFO time settings to a soft and a hard deadline.
+//! - `clock`: the time source (`std::time::Instant`, or the host's clock under WebAssembly).
 //! - `protocol`: parses manager lines into commands and runs the session state machine.
 //! - `bench`: fixed positions at fixed depth, a node-count signature.
 //! - `manager`: the manager side (engine processes, referee, games) used by the arena and tests.
@@ -15,6 +16,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod clock;
 pub mod eval;
 pub mod geometry;
 pub mod manager;

@@ -5,6 +5,7 @@
 //! that changes the position while the engine thinks counts on that answer and discards it)
 //! and then runs. Other lines wait for the move.
 
+use crate::clock::Instant;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -12,7 +13,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
-use std::time::Instant;
 
 use super::command::{self, Command};
 use super::job::{Answer, Job};
@@ -43,6 +43,33 @@ fn supersedes(cmd: &Command) -> bool {
             | Command::YxSearchDefend
             | Command::Swap2Board
     )
+}
+
+/// What a line read while a search runs does to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interrupt {
+    /// END: stop the search and exit without its answer.
+    End,
+    /// STOP/YXSTOP: answer now with the best move so far.
+    Stop,
+    /// INFO with nothing queued before it: apply it now (it sets the next search).
+    Now,
+    /// A new position or a new search: stop this one (its answer goes out), then serve it.
+    Supersede,
+    /// Anything else: serve it once the answer has gone out.
+    Wait,
+}
+
+/// Classifies a line that arrives while a search runs (`idle_queue`: no line waits before it).
+/// The native event loop and the WebAssembly host both follow it.
+pub fn while_thinking(line: &[u8], idle_queue: bool) -> Interrupt {
+    match std::str::from_utf8(line).ok().map(command::parse) {
+        Some(Ok(Command::End)) => Interrupt::End,
+        Some(Ok(Command::Stop)) => Interrupt::Stop,
+        Some(Ok(Command::Info { .. })) if idle_queue => Interrupt::Now,
+        Some(Ok(c)) if supersedes(&c) => Interrupt::Supersede,
+        _ => Interrupt::Wait,
+    }
 }
 
 /// Reads one line (without its LF and trailing CR). A line longer than `cap` is read to its
@@ -153,28 +180,27 @@ pub fn serve<R: Read + Send + 'static, W: Write>(input: R, out: &mut W) -> io::R
                     queue.push_back((line, at));
                     continue;
                 };
-                let cmd = std::str::from_utf8(&line).ok().map(command::parse);
-                match cmd {
-                    Some(Ok(Command::End)) => {
+                match while_thinking(&line, queue.is_empty()) {
+                    Interrupt::End => {
                         t.stop.store(true, Ordering::Relaxed);
                         if let Some(t) = thinking.take() {
                             let _ = t.handle.join();
                         }
                         return Ok(());
                     }
-                    Some(Ok(Command::Stop)) => t.stop.store(true, Ordering::Relaxed),
-                    Some(Ok(Command::Info { .. })) if queue.is_empty() => {
+                    Interrupt::Stop => t.stop.store(true, Ordering::Relaxed),
+                    Interrupt::Now => {
                         // INFO may change the next move's settings now; it answers only an
                         // out-of-range value, with an ERROR line.
                         if let Action::Reply(lines) = session.handle_bytes(&line, at) {
                             write_lines(out, &lines)?;
                         }
                     }
-                    Some(Ok(c)) if supersedes(&c) => {
+                    Interrupt::Supersede => {
                         t.stop.store(true, Ordering::Relaxed);
                         queue.push_back((line, at));
                     }
-                    _ => queue.push_back((line, at)),
+                    Interrupt::Wait => queue.push_back((line, at)),
                 }
             }
             Event::Eof => eof = true,

@@ -1,12 +1,12 @@
 //! A search the session hands out, to be run on any thread: a move to play, the n best lines,
 //! the defences, or a swap2 decision. No I/O: progress goes to the observer it is given.
 
+use crate::clock::Instant;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use crate::board::Board;
 use crate::rules::Rule;
-use crate::search::limits::{Limits, WallClock};
+use crate::search::limits::{Clock, Limits, WallClock};
 use crate::search::params::Params;
 use crate::search::swap2::{Decision, Swap2};
 use crate::search::tt::TranspositionTable;
@@ -53,13 +53,24 @@ impl Job {
         let clock = WallClock {
             start: self.started,
         };
+        self.run_with(&clock, stop, observer)
+    }
+
+    /// Runs the job reading time from `clock` (a host that must look at its input while the
+    /// search runs does so when the search reads the clock).
+    pub fn run_with(
+        &mut self,
+        clock: &dyn Clock,
+        stop: &AtomicBool,
+        observer: &mut dyn Observer,
+    ) -> Answer {
         let search = Search {
             board: self.board.clone(),
             rule: self.rule,
             limits: self.limits.clone(),
             params: self.params.clone(),
             tt: &self.tt,
-            clock: &clock,
+            clock,
             stop,
             options: self.options.clone(),
         };

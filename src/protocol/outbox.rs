@@ -6,8 +6,9 @@
 //! when the search ends, the live marks still waiting are dropped and the rest (at most one
 //! iteration's lines) go out just before the move.
 
+use crate::clock::Instant;
 use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Progress lines a second, in the long run.
 pub const RATE: u32 = 30;

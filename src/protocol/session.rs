@@ -3,8 +3,8 @@
 //! into replies or a search job; it does no I/O and starts no threads, so the binary's event
 //! loop and the fixture runner drive the very same code.
 
+use crate::clock::Instant;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use super::command::{self, Command, ParseError, Skip};
 use super::job::{Answer, Job, Task};

@@ -1,8 +1,8 @@
 //! What bounds one search: depth, nodes, a soft and a hard time limit, read through a clock
 //! the caller provides (tests inject their own).
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 /// Limits of one search. Invariant: `soft_ms <= hard_ms` when both are set.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
