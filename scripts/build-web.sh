@@ -27,6 +27,9 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 cp "target/web/$TARGET/release/wuzi_web.wasm" "$OUT/wuzi.wasm"
 cp web/page/* "$OUT/"
+# The service worker's cache is named after the files it keeps: a rebuilt page replaces it.
+version=$(cat "$OUT"/* | sha256sum | cut -c1-12)
+sed -i "s/@VERSION@/$version/" "$OUT/sw.js"
 size=$(stat -c %s "$OUT/wuzi.wasm")
 gz=$(gzip -9 -c "$OUT/wuzi.wasm" | wc -c)
 echo "built $OUT: wuzi.wasm $size bytes ($gz gzipped), $(ls "$OUT" | wc -l) files"

@@ -65,6 +65,9 @@ fn kind(line: &str) -> Kind {
 /// The progress lines not yet written, and the budget for writing them.
 pub struct Outbox {
     pending: VecDeque<(Kind, String)>,
+    /// Lines a second in the long run, and at once.
+    rate: u32,
+    burst: u32,
     /// Lines that may go out now, in thousandths.
     credit: u64,
     refilled: Instant,
@@ -74,9 +77,18 @@ pub struct Outbox {
 
 impl Outbox {
     pub fn new(now: Instant) -> Outbox {
+        Outbox::with_rate(now, RATE, BURST)
+    }
+
+    /// An outbox for a reader that takes `rate` lines a second (`burst` at once): the web
+    /// page's worker messages are read far faster than a manager's pipe.
+    pub fn with_rate(now: Instant, rate: u32, burst: u32) -> Outbox {
+        let (rate, burst) = (rate.max(1), burst.max(1));
         Outbox {
             pending: VecDeque::new(),
-            credit: BURST as u64 * 1000,
+            rate,
+            burst,
+            credit: burst as u64 * 1000,
             refilled: now,
             shown: None,
         }
@@ -116,7 +128,7 @@ impl Outbox {
     fn refill(&mut self, now: Instant) {
         let ms = now.saturating_duration_since(self.refilled).as_millis() as u64;
         if ms > 0 {
-            self.credit = (self.credit + ms * RATE as u64).min(BURST as u64 * 1000);
+            self.credit = (self.credit + ms * self.rate as u64).min(self.burst as u64 * 1000);
             self.refilled = now;
         }
     }
@@ -154,9 +166,9 @@ impl Outbox {
             return None;
         }
         let elapsed = now.saturating_duration_since(self.refilled).as_millis() as u64;
-        let credit = self.credit + elapsed * RATE as u64;
+        let credit = self.credit + elapsed * self.rate as u64;
         let missing = 1000u64.saturating_sub(credit);
-        Some(Duration::from_millis(missing.div_ceil(RATE as u64)))
+        Some(Duration::from_millis(missing.div_ceil(self.rate as u64)))
     }
 
     /// The search has ended: the lines to write before its answer. Live marks still waiting
@@ -170,7 +182,7 @@ impl Outbox {
             .filter(|(k, _)| !matches!(k, Kind::Mark | Kind::Refresh | Kind::Lost))
             .map(|(_, l)| l)
             .collect();
-        self.credit = BURST as u64 * 1000;
+        self.credit = self.burst as u64 * 1000;
         out
     }
 }
@@ -190,18 +202,30 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn a_flood_of_marks_is_cut_to_the_rate() {
-        let t0 = Instant::now();
-        let mut o = Outbox::new(t0);
+    /// Lines sent when 10,000 marks come over one second, read every millisecond.
+    fn flood(o: &mut Outbox, t0: Instant) -> usize {
         let mut sent = 0;
-        // 10,000 marks over one second, read every millisecond.
         for ms in 0..1000u64 {
             for l in marks(5) {
                 o.push(l);
             }
             sent += o.ready(t0 + Duration::from_millis(ms)).len();
         }
+        sent
+    }
+
+    #[test]
+    fn a_reader_may_take_a_faster_rate() {
+        let t0 = Instant::now();
+        let sent = flood(&mut Outbox::with_rate(t0, 300, 100), t0);
+        assert!((300..=402).contains(&sent), "{sent} lines in one second");
+    }
+
+    #[test]
+    fn a_flood_of_marks_is_cut_to_the_rate() {
+        let t0 = Instant::now();
+        let mut o = Outbox::new(t0);
+        let sent = flood(&mut o, t0);
         assert!(
             sent <= (BURST + RATE + 2) as usize,
             "{sent} lines in one second"

@@ -10,7 +10,7 @@ import {
 } from 'node:worker_threads';
 import { readFileSync, writeSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { startEngine, MAX_LINE } from './glue.mjs';
+import { startEngine, MAX_LINE } from './glue.js';
 
 const wasm = new URL('./wuzi.wasm', import.meta.url);
 

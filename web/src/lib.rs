@@ -10,6 +10,7 @@
 //! - `wuzi_line(len) -> quit`: serves that line (and runs the search it asks for); 1 once END
 //!   has come, after which the host should drop the instance.
 //! - `wuzi_bench(depth)`: `pbrain-wuzi bench [DEPTH]`, its report as output lines.
+//! - `wuzi_output_rate(rate, burst)`: progress lines a second and at once (default 30, 30).
 //!
 //! Imports (module `wuzi`):
 //! - `now_ms() -> f64`: a monotonic clock in ms (`performance.now()`), see `wuzi::clock`.
@@ -25,7 +26,7 @@ use std::sync::{Mutex, MutexGuard};
 use wuzi::clock::Instant;
 use wuzi::protocol::event_loop::{while_thinking, Interrupt};
 use wuzi::protocol::job::Job;
-use wuzi::protocol::outbox::Outbox;
+use wuzi::protocol::outbox::{self, Outbox};
 use wuzi::protocol::response::Progress;
 use wuzi::protocol::session::{Action, Session, MAX_LINE};
 use wuzi::search::limits::Clock;
@@ -58,6 +59,8 @@ struct Host {
     outbox: Option<Outbox>,
     input: Vec<u8>,
     quit: bool,
+    /// Progress lines a second, and at once (`wuzi_output_rate`).
+    rate: (u32, u32),
 }
 
 static HOST: Mutex<Option<Host>> = Mutex::new(None);
@@ -75,6 +78,7 @@ fn with_host<R>(f: impl FnOnce(&mut Host) -> R) -> R {
             outbox: None,
             input: Vec::new(),
             quit: false,
+            rate: (outbox::RATE, outbox::BURST),
         }
     });
     f(host)
@@ -100,6 +104,17 @@ pub extern "C" fn wuzi_line(len: usize) -> i32 {
         }
         h.quit as i32
     })
+}
+
+/// Sets how many progress lines a second (and at once) may go out: a manager's pipe gets the
+/// native bot's 30; the page's worker messages are read at once, so that every N-best line's
+/// INFO block can reach it.
+#[no_mangle]
+pub extern "C" fn wuzi_output_rate(rate: u32, burst: u32) {
+    with_host(|h| {
+        h.rate = (rate, burst);
+        h.outbox = None;
+    });
 }
 
 #[no_mangle]
@@ -189,7 +204,10 @@ impl Clock for HostClock<'_, '_> {
 /// Runs a search to its end, serving what arrives meanwhile; true when END came.
 fn think(h: &mut Host, mut job: Box<Job>) -> bool {
     let stop = AtomicBool::new(false);
-    let outbox = h.outbox.get_or_insert_with(|| Outbox::new(Instant::now()));
+    let rate = h.rate;
+    let outbox = h
+        .outbox
+        .get_or_insert_with(|| Outbox::with_rate(Instant::now(), rate.0, rate.1));
     let live = Mutex::new(Live {
         session: &mut h.session,
         queue: &mut h.queue,
