@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Drives the real Yixin-Board analysis GUI (tests/clients/yixin-board: built by its build.sh,
-# played headless under Xvfb by its run.sh, every line logged) with the release bot, then checks
+# played headless under Xvfb by its run.sh, every line logged) with the bot (release build), then checks
 # the log with tests/gui.rs: no ERROR or UNKNOWN, every move request answered within the turn,
 # yxstop answered at once, live marks while thinking, n-best lines, FORBID 0707. in renju.
 # Installs the GUI's Debian packages with apt-get (root, as in CI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The cargo profile to build with: release by default; test-all.sh uses the test suite's (ci).
+profile=${WUZI_PROFILE:-release}
 client=${YIXIN_CLIENT:-tests/clients/yixin-board}
 out=${YIXIN_RUN:-target/yixin-run}
-cargo build --release --bin pbrain-wuzi
+cargo build --profile "$profile" --bin pbrain-wuzi
 # The GUI's build.sh installs these itself, but without recovering from an interrupted dpkg.
 bash scripts/apt-install.sh libgtk2.0-dev xvfb xdotool imagemagick x11-utils
 bash "$client/build.sh" target/yixin-board
@@ -18,7 +20,7 @@ export YX_TURN=8
 # it starts the engine); run.sh then stops with "window did not appear". Such a run is retried.
 for attempt in 1 2 3; do
     rm -rf "$out"
-    if YIXIN_DIST=target/yixin-board/dist bash "$client/run.sh" target/release/pbrain-wuzi \
+    if YIXIN_DIST=target/yixin-board/dist bash "$client/run.sh" target/$profile/pbrain-wuzi \
         "$out" all 2>"$out.stderr"; then
         break
     fi
@@ -28,5 +30,5 @@ for attempt in 1 2 3; do
 done
 cat "$out/steps.txt"
 WUZI_GUI_RUN="$out" WUZI_GUI_TURN_MS=$((YX_TURN * 1000)) \
-    cargo test --release --test gui -- --ignored --nocapture
+    cargo test --profile "$profile" --test gui -- --ignored --nocapture
 echo "Yixin-Board: the GUI session passed (screenshots in $out)"

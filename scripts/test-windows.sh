@@ -4,6 +4,8 @@
 # runner, then a short wuzi-arena match with the exe as one side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The cargo profile to build with: release by default; test-all.sh uses the test suite's (ci).
+profile=${WUZI_PROFILE:-release}
 export WINEDEBUG=-all
 export WINEPREFIX=${WINEPREFIX:-$PWD/target/wine-prefix}
 bash scripts/package-gomocup.sh --wine
@@ -14,9 +16,9 @@ unzip -q dist/gomocup/pbrain-wuzi.zip -d "$unpacked"
 exe="wine $unpacked/pbrain-wuzi.exe"
 # One start and END first, so that Wine's own first-run work is done before the fixtures.
 printf 'END\n' | $exe >/dev/null
-WUZI_ENGINE="$exe" cargo test --release --test fixtures
-cargo build --release --bin pbrain-wuzi --bin wuzi-arena
-out=$(target/release/wuzi-arena --engine linux=target/release/pbrain-wuzi --engine "windows=$exe" \
+WUZI_ENGINE="$exe" cargo test --profile "$profile" --test fixtures
+cargo build --profile "$profile" --bin pbrain-wuzi --bin wuzi-arena
+out=$(target/$profile/wuzi-arena --engine linux=target/$profile/pbrain-wuzi --engine "windows=$exe" \
     --info all:max_node=5000 --turn 2000 --games 2)
 echo "$out"
 grep -q "^windows: 0 timeouts, 0 crashes, 0 illegal moves$" <<<"$out"
