@@ -10,6 +10,7 @@
 //! - `clock`: the time source (`std::time::Instant`, or the host's clock under WebAssembly).
 //! - `protocol`: parses manager lines into commands and runs the session state machine.
 //! - `bench`: fixed positions at fixed depth, a node-count signature.
+//! - `nnue`: training data for a network evaluation (self-play games, their binary format).
 //! - `manager`: the manager side (engine processes, referee, games) used by the arena and tests.
 //!
 //! The engine (`board`, `rules`, `eval`, `search`, `time`, `protocol::session`) does no I/O.
@@ -20,6 +21,7 @@ pub mod clock;
 pub mod eval;
 pub mod geometry;
 pub mod manager;
+pub mod nnue;
 pub mod protocol;
 pub mod rules;
 pub mod search;
