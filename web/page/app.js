@@ -434,7 +434,7 @@ function scoreText(score, toMove) {
 
 const SVG = 'http://www.w3.org/2000/svg';
 const CELL = 32;
-const MARGIN = 26;
+const MARGIN = 32;
 const at = (i) => MARGIN + i * CELL;
 
 function el(name, attrs = {}, parent = null, text = null) {
@@ -452,13 +452,15 @@ function buildBoard() {
   const svg = $('board');
   const side = 2 * MARGIN + (n - 1) * CELL;
   svg.setAttribute('viewBox', `0 0 ${side} ${side}`);
+  // Small boards stay small: their stones would otherwise fill a desktop screen.
+  $('board-area').style.setProperty('--board-max', `${Math.round(side * 1.5)}px`);
   svg.replaceChildren();
   const grid = el('g', { class: 'grid' }, svg);
   for (let i = 0; i < n; i++) {
     el('line', { x1: at(0), y1: at(i), x2: at(n - 1), y2: at(i) }, grid);
     el('line', { x1: at(i), y1: at(0), x2: at(i), y2: at(n - 1) }, grid);
-    el('text', { class: 'label', x: at(i), y: MARGIN / 2 - 2 }, svg, String.fromCharCode(97 + i));
-    el('text', { class: 'label', x: MARGIN / 2 - 3, y: at(i) }, svg, String(n - i));
+    el('text', { class: 'label', x: at(i), y: MARGIN / 2 - 5 }, svg, String.fromCharCode(97 + i));
+    el('text', { class: 'label', x: MARGIN / 2 - 6, y: at(i) }, svg, String(n - i));
   }
   if (n >= 9) {
     const c = (n - 1) / 2;
