@@ -7,6 +7,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::data::{label, GameRecord, Label, FORCED};
+use super::Rng;
 use crate::board::{Board, Color};
 use crate::geometry::{Dims, Pos};
 use crate::manager::openings;
@@ -62,23 +63,6 @@ impl Clock for NoClock {
     }
 }
 
-/// SplitMix64: a game's random numbers from the run's seed and the game's index.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
-
 /// The rule and size of game `index`.
 pub fn format_of(seed: u64, index: u64) -> (Rule, Dims) {
     let mut rng = Rng(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
@@ -100,7 +84,7 @@ pub fn format_of(seed: u64, index: u64) -> (Rule, Dims) {
 pub fn play(cfg: &Config, index: u64, tt: &mut TranspositionTable) -> GameRecord {
     let (rule, dims) = format_of(cfg.seed, index);
     let mut rng = Rng(cfg.seed ^ index.wrapping_mul(0xA24B_AED4_963E_E407) ^ 0x5555);
-    let opening = openings::scattered(dims, rule, 1, rng.next())
+    let opening = openings::scattered(dims, rule, 1, rng.next_u64())
         .pop()
         .unwrap_or_default();
     tt.clear();
@@ -124,11 +108,12 @@ pub fn play(cfg: &Config, index: u64, tt: &mut TranspositionTable) -> GameRecord
             search(&board, rule, cfg.score_nodes, 1, tt, &params).score
         };
         let l = label(scored);
-        labels.push(l);
         let me = board.to_move();
+        // No legal move (renju: every empty cell a foul for black): a draw.
         let Some(mut p) = played.best else {
             break 0;
         };
+        labels.push(l);
         if l.flags & FORCED != 0 {
             // A proven result ends the game after this move: the mover wins or loses by force.
             moves.push(p);

@@ -1,0 +1,343 @@
+//! The network in floating point, as the trainer fits it: per colour an accumulator, the sum of
+//! an embedding row per input (`features`) weighted by its count, then a small head:
+//!
+//! ```text
+//! a_own, a_opp = b0 + sum(count/32 * E[input])     D each (own: the side to move)
+//! h0 = clamp([a_own, a_opp], 0, 1)                 2D
+//! h1 = clamp(W1 h0 + b1, 0, 1)                     H1
+//! h2 = clamp(W2 h1 + b2, 0, 1)                     H2
+//! out = w3 . h2 + b3,  win chance = sigmoid(out)
+//! ```
+//!
+//! Trained by Adam on the squared error of the win chance. The engine's integer version
+//! (quantisation, incremental accumulators, SIMD) reads these weights.
+
+use std::io::{self, Read, Write};
+
+use super::features::INPUTS;
+use super::Rng;
+
+/// Accumulator width.
+pub const D: usize = 16;
+pub const H1: usize = 32;
+pub const H2: usize = 32;
+/// Counts are scaled by this before they weight a row (an empty board has about 200 cells of
+/// one code).
+pub const COUNT_SCALE: f32 = 32.0;
+
+const MAGIC: &[u8; 8] = b"WUZINNF1";
+
+/// Every parameter, in one vector so that the optimiser treats them alike.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    pub w: Vec<f32>,
+}
+
+/// Where each parameter block starts in `Model::w`.
+const EMB: usize = 0;
+const B0: usize = EMB + INPUTS * D;
+const W1: usize = B0 + D;
+const B1: usize = W1 + H1 * 2 * D;
+const W2: usize = B1 + H1;
+const B2: usize = W2 + H2 * H1;
+const W3: usize = B2 + H2;
+const B3: usize = W3 + H2;
+pub const PARAMS: usize = B3 + 1;
+
+/// One position's inputs: (input, count) pairs for the side to move and for the other side.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    pub own: Vec<(u16, u16)>,
+    pub opp: Vec<(u16, u16)>,
+}
+
+/// What the backward pass needs from the forward one.
+struct Trace {
+    z0: [f32; 2 * D],
+    z1: [f32; H1],
+    z2: [f32; H2],
+    out: f32,
+}
+
+fn clamp01(x: f32) -> f32 {
+    x.clamp(0.0, 1.0)
+}
+
+fn live(z: f32) -> f32 {
+    (z > 0.0 && z < 1.0) as u8 as f32
+}
+
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Model {
+    /// Random small weights from `seed`.
+    pub fn new(seed: u64) -> Model {
+        let mut rng = Rng(seed);
+        let mut w = vec![0.0; PARAMS];
+        let fill = |w: &mut [f32], scale: f32, rng: &mut Rng| {
+            w.iter_mut().for_each(|x| *x = rng.unit() * scale);
+        };
+        fill(&mut w[EMB..B0], 0.05, &mut rng);
+        w[B0..W1].iter_mut().for_each(|x| *x = 0.25);
+        fill(&mut w[W1..B1], (1.0 / (2 * D) as f32).sqrt(), &mut rng);
+        fill(&mut w[W2..B2], (1.0 / H1 as f32).sqrt(), &mut rng);
+        fill(&mut w[W3..B3], (1.0 / H2 as f32).sqrt(), &mut rng);
+        Model { w }
+    }
+
+    fn forward(&self, x: &Inputs) -> Trace {
+        let w = &self.w;
+        let mut z0 = [0.0f32; 2 * D];
+        for (half, list) in [&x.own, &x.opp].into_iter().enumerate() {
+            let acc = &mut z0[half * D..(half + 1) * D];
+            acc.copy_from_slice(&w[B0..B0 + D]);
+            for &(k, n) in list {
+                let row = &w[EMB + k as usize * D..EMB + (k as usize + 1) * D];
+                let s = n as f32 / COUNT_SCALE;
+                acc.iter_mut().zip(row).for_each(|(a, r)| *a += s * r);
+            }
+        }
+        let h0 = z0.map(clamp01);
+        let mut z1 = [0.0f32; H1];
+        for (j, z) in z1.iter_mut().enumerate() {
+            let row = &w[W1 + j * 2 * D..W1 + (j + 1) * 2 * D];
+            *z = w[B1 + j] + row.iter().zip(&h0).map(|(a, b)| a * b).sum::<f32>();
+        }
+        let h1 = z1.map(clamp01);
+        let mut z2 = [0.0f32; H2];
+        for (j, z) in z2.iter_mut().enumerate() {
+            let row = &w[W2 + j * H1..W2 + (j + 1) * H1];
+            *z = w[B2 + j] + row.iter().zip(&h1).map(|(a, b)| a * b).sum::<f32>();
+        }
+        let h2 = z2.map(clamp01);
+        let out = w[B3] + w[W3..B3].iter().zip(&h2).map(|(a, b)| a * b).sum::<f32>();
+        Trace { z0, z1, z2, out }
+    }
+
+    /// The win chance for the side to move.
+    pub fn predict(&self, x: &Inputs) -> f32 {
+        sigmoid(self.forward(x).out)
+    }
+
+    /// Adds the gradient of (p - target)² to `grad`; returns the loss.
+    pub fn backward(&self, x: &Inputs, target: f32, grad: &mut [f32]) -> f32 {
+        let w = &self.w;
+        let t = self.forward(x);
+        let p = sigmoid(t.out);
+        let d_out = 2.0 * (p - target) * p * (1.0 - p);
+        let h2 = t.z2.map(clamp01);
+        grad[B3] += d_out;
+        let mut d_z2 = [0.0f32; H2];
+        for j in 0..H2 {
+            grad[W3 + j] += d_out * h2[j];
+            d_z2[j] = d_out * w[W3 + j] * live(t.z2[j]);
+        }
+        let h1 = t.z1.map(clamp01);
+        let mut d_z1 = [0.0f32; H1];
+        for (j, &dz) in d_z2.iter().enumerate() {
+            if dz == 0.0 {
+                continue;
+            }
+            grad[B2 + j] += dz;
+            for i in 0..H1 {
+                grad[W2 + j * H1 + i] += dz * h1[i];
+                d_z1[i] += dz * w[W2 + j * H1 + i];
+            }
+        }
+        let h0 = t.z0.map(clamp01);
+        let mut d_z0 = [0.0f32; 2 * D];
+        for (j, dz) in d_z1.iter_mut().enumerate() {
+            *dz *= live(t.z1[j]);
+            if *dz == 0.0 {
+                continue;
+            }
+            grad[B1 + j] += *dz;
+            for i in 0..2 * D {
+                grad[W1 + j * 2 * D + i] += *dz * h0[i];
+                d_z0[i] += *dz * w[W1 + j * 2 * D + i];
+            }
+        }
+        for (half, list) in [&x.own, &x.opp].into_iter().enumerate() {
+            let mut d_acc = [0.0f32; D];
+            for k in 0..D {
+                d_acc[k] = d_z0[half * D + k] * live(t.z0[half * D + k]);
+                grad[B0 + k] += d_acc[k];
+            }
+            for &(k, n) in list {
+                let s = n as f32 / COUNT_SCALE;
+                let row = &mut grad[EMB + k as usize * D..EMB + (k as usize + 1) * D];
+                row.iter_mut().zip(&d_acc).for_each(|(g, d)| *g += s * d);
+            }
+        }
+        (p - target) * (p - target)
+    }
+
+    /// Writes the weights with a provenance text (data, command, seed, loss).
+    pub fn save(&self, w: &mut impl Write, provenance: &str) -> io::Result<()> {
+        w.write_all(MAGIC)?;
+        for v in [INPUTS, D, H1, H2, provenance.len()] {
+            w.write_all(&(v as u32).to_le_bytes())?;
+        }
+        w.write_all(provenance.as_bytes())?;
+        for x in &self.w {
+            w.write_all(&x.to_le_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Reads weights written by `save`; a file of another shape or a short one is an error.
+    pub fn load(r: &mut impl Read) -> io::Result<(Model, String)> {
+        let bad = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
+        let mut magic = [0u8; 8];
+        r.read_exact(&mut magic)?;
+        if &magic != MAGIC {
+            return Err(bad("not a Wuzi float network (no WUZINNF1 header)".into()));
+        }
+        let mut dims = [0u32; 5];
+        for d in &mut dims {
+            let mut b = [0u8; 4];
+            r.read_exact(&mut b)?;
+            *d = u32::from_le_bytes(b);
+        }
+        if dims[..4] != [INPUTS as u32, D as u32, H1 as u32, H2 as u32] {
+            return Err(bad(format!(
+                "network shape {:?}, this build has {:?}",
+                &dims[..4],
+                [INPUTS, D, H1, H2]
+            )));
+        }
+        let mut text = vec![0u8; dims[4] as usize];
+        r.read_exact(&mut text)?;
+        let mut bytes = vec![0u8; PARAMS * 4];
+        r.read_exact(&mut bytes)?;
+        let w = bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        Ok((Model { w }, String::from_utf8_lossy(&text).into_owned()))
+    }
+}
+
+/// Adam over a model's parameters.
+pub struct Adam {
+    pub lr: f32,
+    m: Vec<f32>,
+    v: Vec<f32>,
+    t: i32,
+}
+
+impl Adam {
+    pub fn new(lr: f32) -> Adam {
+        Adam {
+            lr,
+            m: vec![0.0; PARAMS],
+            v: vec![0.0; PARAMS],
+            t: 0,
+        }
+    }
+
+    /// One step with the mean gradient `grad` (summed over `n` samples); clears `grad`.
+    pub fn step(&mut self, model: &mut Model, grad: &mut [f32], n: usize) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t);
+        let c2 = 1.0 - B2.powi(self.t);
+        let scale = 1.0 / n.max(1) as f32;
+        let moments = self.m.iter_mut().zip(self.v.iter_mut());
+        for ((w, g), (m, v)) in model.w.iter_mut().zip(grad.iter_mut()).zip(moments) {
+            let gs = *g * scale;
+            *g = 0.0;
+            if gs == 0.0 && *m == 0.0 {
+                continue;
+            }
+            *m = B1 * *m + (1.0 - B1) * gs;
+            *v = B2 * *v + (1.0 - B2) * gs * gs;
+            *w -= self.lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Inputs {
+        Inputs {
+            own: vec![(3, 40), (100, 5), (700, 1)],
+            opp: vec![(3, 38), (101, 7), (702, 2)],
+        }
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        let m = Model::new(3);
+        let x = sample();
+        let target = 0.8;
+        let mut grad = vec![0.0; PARAMS];
+        m.backward(&x, target, &mut grad);
+        let loss = |m: &Model| {
+            let p = m.predict(&x) as f64;
+            (p - target as f64) * (p - target as f64)
+        };
+        let mut checked = 0;
+        for i in [
+            EMB + 3 * D,
+            EMB + 100 * D + 5,
+            B0 + 2,
+            W1 + 7,
+            B1 + 3,
+            W2 + 40,
+            B2 + 1,
+            W3 + 4,
+            B3,
+        ] {
+            // A small step (a larger one crosses the clamps' corners), so float32's rounding
+            // allows only a tolerance of a tenth.
+            let h = 2e-4;
+            let (mut up, mut down) = (m.clone(), m.clone());
+            up.w[i] += h;
+            down.w[i] -= h;
+            let numeric = ((loss(&up) - loss(&down)) / (2.0 * h as f64)) as f32;
+            assert!(
+                (numeric - grad[i]).abs() <= 0.1 * numeric.abs().max(1e-3),
+                "parameter {i}: analytic {} numeric {numeric}",
+                grad[i]
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, 9);
+    }
+
+    #[test]
+    fn adam_fits_one_sample() {
+        let mut m = Model::new(5);
+        let mut opt = Adam::new(0.01);
+        let x = sample();
+        let mut grad = vec![0.0; PARAMS];
+        let first = m.backward(&x, 0.9, &mut grad.clone());
+        for _ in 0..300 {
+            m.backward(&x, 0.9, &mut grad);
+            opt.step(&mut m, &mut grad, 1);
+        }
+        let last = m.backward(&x, 0.9, &mut grad);
+        assert!(last < first / 10.0, "{first} -> {last}");
+    }
+
+    #[test]
+    fn weights_save_and_load_and_bad_files_are_refused() {
+        let m = Model::new(9);
+        let mut bytes = Vec::new();
+        m.save(&mut bytes, "seed 9").unwrap();
+        let (back, text) = Model::load(&mut bytes.as_slice()).unwrap();
+        assert_eq!((back, text.as_str()), (m, "seed 9"));
+        assert!(Model::load(&mut &bytes[..bytes.len() - 1]).is_err());
+        let mut other = bytes.clone();
+        other[12] = 99;
+        let e = Model::load(&mut other.as_slice()).unwrap_err();
+        assert!(e.to_string().contains("shape"), "{e}");
+        assert!(Model::load(&mut &b"WUZIDATA"[..]).is_err());
+    }
+}
