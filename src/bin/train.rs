@@ -1,0 +1,257 @@
+//! `wuzi-train`: fits the network (`wuzi::nnue::model`) to self-play data from `wuzi-datagen`.
+//! The data is streamed: each epoch reads the files again, game by game, into a shuffle buffer
+//! of `--buffer` positions, so a file larger than memory trains. Every `--val`-th game is held
+//! out for validation. The target blends the game's result and the deeper search's score:
+//! `lambda * result + (1 - lambda) * sigmoid(score / 200)`, both as the side to move's chance.
+//! At the end the classical evaluation is scored on the same held-out positions, as a baseline.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{BufReader, BufWriter};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use wuzi::board::Board;
+use wuzi::eval::{evaluate, EvalParams};
+use wuzi::nnue::data::{Reader, FORCED};
+use wuzi::nnue::features::active;
+use wuzi::nnue::model::{sigmoid, Adam, Inputs, Model, PARAMS};
+use wuzi::nnue::Rng;
+
+const USAGE: &str = "usage: wuzi-train --data FILE[,FILE...] --out NET [options]
+  --epochs N      passes over the data (default 8)
+  --seed S        initial weights and shuffles (default 1)
+  --lr X          Adam's step (default 0.001)
+  --batch N       positions a step (default 256)
+  --lambda X      weight of the game's result in the target, 0 to 1 (default 0.5)
+  --val K         every K-th game is held out for validation (default 20)
+  --buffer N      positions shuffled together (default 1000000)
+  --keep-forced   also train on positions the search proved won or lost";
+
+/// The search score's scale in the target (as the protocol's win rate).
+const SCORE_SCALE: f32 = 200.0;
+
+struct Options {
+    data: Vec<String>,
+    out: String,
+    epochs: usize,
+    seed: u64,
+    lr: f32,
+    batch: usize,
+    lambda: f32,
+    val: u64,
+    buffer: usize,
+    keep_forced: bool,
+}
+
+struct Sample {
+    x: Inputs,
+    target: f32,
+}
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("wuzi-train: {e:#}");
+        std::process::exit(2);
+    }
+}
+
+fn parse() -> Result<Options> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut o = Options {
+        data: Vec::new(),
+        out: String::new(),
+        epochs: 8,
+        seed: 1,
+        lr: 0.001,
+        batch: 256,
+        lambda: 0.5,
+        val: 20,
+        buffer: 1_000_000,
+        keep_forced: false,
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || {
+            it.next()
+                .with_context(|| format!("{a} needs a value\n{USAGE}"))
+        };
+        match a.as_str() {
+            "--data" => o.data = value()?.split(',').map(String::from).collect(),
+            "--out" => o.out = value()?.clone(),
+            "--epochs" => o.epochs = value()?.parse()?,
+            "--seed" => o.seed = value()?.parse()?,
+            "--lr" => o.lr = value()?.parse()?,
+            "--batch" => o.batch = value()?.parse::<usize>()?.max(1),
+            "--lambda" => o.lambda = value()?.parse()?,
+            "--val" => o.val = value()?.parse::<u64>()?.max(2),
+            "--buffer" => o.buffer = value()?.parse::<usize>()?.max(1),
+            "--keep-forced" => o.keep_forced = true,
+            _ => bail!("unknown argument {a}\n{USAGE}"),
+        }
+    }
+    if o.data.is_empty() || o.out.is_empty() || !(0.0..=1.0).contains(&o.lambda) {
+        bail!("{USAGE}");
+    }
+    Ok(o)
+}
+
+/// Reads every data file in order and hands each position to `f` with whether its game is
+/// held out; repeated positions (same stones, rule and side to move) come once.
+fn each_position(o: &Options, mut f: impl FnMut(bool, &Board, f32, i8)) -> Result<u64> {
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut game_no = 0u64;
+    for path in &o.data {
+        let file = File::open(path).with_context(|| format!("opening {path}"))?;
+        let mut reader = Reader::new(BufReader::new(file));
+        while let Some(game) = reader
+            .next_game()
+            .with_context(|| format!("reading {path}"))?
+        {
+            let held = game_no % o.val == 0;
+            game_no += 1;
+            for s in game.samples() {
+                if s.label.flags & FORCED != 0 && !o.keep_forced {
+                    continue;
+                }
+                let key = s.board.key() ^ (s.rule.info_value() as u64).wrapping_mul(0x9E37);
+                if !seen.insert(key) {
+                    continue;
+                }
+                f(held, &s.board, s.label.score as f32, s.result);
+            }
+        }
+    }
+    Ok(game_no)
+}
+
+fn sample(board: &Board, score: f32, result: i8, lambda: f32) -> Sample {
+    let me = board.to_move();
+    let mut x = Inputs::default();
+    active(board, me, &mut x.own);
+    active(board, me.opp(), &mut x.opp);
+    let won = (result as f32 + 1.0) / 2.0;
+    let target = lambda * won + (1.0 - lambda) * sigmoid(score / SCORE_SCALE);
+    Sample { x, target }
+}
+
+fn loss(model: &Model, set: &[Sample]) -> f64 {
+    let sum: f64 = set
+        .iter()
+        .map(|s| {
+            let d = (model.predict(&s.x) - s.target) as f64;
+            d * d
+        })
+        .sum();
+    sum / set.len().max(1) as f64
+}
+
+fn run() -> Result<()> {
+    let o = parse()?;
+    let started = Instant::now();
+    // The held-out positions, kept in memory (a twentieth of the data), with the classical
+    // evaluation's score of each for the baseline.
+    let mut val: Vec<Sample> = Vec::new();
+    let mut classical: Vec<f32> = Vec::new();
+    let mut train_count = 0u64;
+    let params = EvalParams::default();
+    let games = each_position(&o, |held, board, score, result| {
+        if held {
+            val.push(sample(board, score, result, o.lambda));
+            classical.push(evaluate(board, &params) as f32);
+        } else {
+            train_count += 1;
+        }
+    })?;
+    eprintln!(
+        "wuzi-train: {games} games, {train_count} training and {} validation positions (read in {:.1} s)",
+        val.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if train_count == 0 || val.is_empty() {
+        bail!(
+            "too little data: {train_count} training and {} validation positions",
+            val.len()
+        );
+    }
+    let mut model = Model::new(o.seed);
+    let mut adam = Adam::new(o.lr);
+    let mut grad = vec![0.0f32; PARAMS];
+    let mut rng = Rng(o.seed ^ 0x5EED);
+    let mut last = (0.0, 0.0);
+    for epoch in 1..=o.epochs {
+        let t0 = Instant::now();
+        let (mut sum, mut n) = (0.0f64, 0u64);
+        let mut buffer: Vec<Sample> = Vec::with_capacity(o.buffer.min(1 << 22));
+        let mut train = |buffer: &mut Vec<Sample>, model: &mut Model| {
+            // Fisher-Yates with the run's generator: the same order on every machine.
+            for i in (1..buffer.len()).rev() {
+                buffer.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            for batch in buffer.chunks(o.batch) {
+                for s in batch {
+                    sum += model.backward(&s.x, s.target, &mut grad) as f64;
+                }
+                adam.step(model, &mut grad, batch.len());
+            }
+            n += buffer.len() as u64;
+            buffer.clear();
+        };
+        each_position(&o, |held, board, score, result| {
+            if held {
+                return;
+            }
+            buffer.push(sample(board, score, result, o.lambda));
+            if buffer.len() >= o.buffer {
+                train(&mut buffer, &mut model);
+            }
+        })?;
+        train(&mut buffer, &mut model);
+        let v = loss(&model, &val);
+        let t = sum / n.max(1) as f64;
+        last = (t, v);
+        eprintln!(
+            "wuzi-train: epoch {epoch}/{}: train loss {t:.5}, validation loss {v:.5}, {:.0} positions/s, {:.0} s",
+            o.epochs,
+            n as f64 / t0.elapsed().as_secs_f64().max(1e-3),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    // The classical evaluation as a win chance, its scale the best of a few.
+    let (scale, base) = [50.0f32, 100.0, 200.0, 400.0, 800.0, 1600.0]
+        .into_iter()
+        .map(|k| {
+            let l: f64 = val
+                .iter()
+                .zip(&classical)
+                .map(|(s, &e)| ((sigmoid(e / k) - s.target) as f64).powi(2))
+                .sum::<f64>()
+                / val.len() as f64;
+            (k, l)
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap_or((0.0, f64::NAN));
+    eprintln!(
+        "wuzi-train: validation loss: network {:.5}, classical evaluation {base:.5} (as sigmoid(eval / {scale}))",
+        last.1
+    );
+    let provenance = format!(
+        "wuzi-train --data {} --epochs {} --seed {} --lr {} --batch {} --lambda {} --val {}{}; {games} games, {train_count} training positions, {} validation; train loss {:.5}, validation loss {:.5} (classical {base:.5})",
+        o.data.join(","),
+        o.epochs,
+        o.seed,
+        o.lr,
+        o.batch,
+        o.lambda,
+        o.val,
+        if o.keep_forced { " --keep-forced" } else { "" },
+        val.len(),
+        last.0,
+        last.1
+    );
+    let mut out =
+        BufWriter::new(File::create(&o.out).with_context(|| format!("creating {}", o.out))?);
+    model.save(&mut out, &provenance)?;
+    eprintln!("wuzi-train: wrote {} ({provenance})", o.out);
+    Ok(())
+}
