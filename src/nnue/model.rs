@@ -116,6 +116,11 @@ impl Model {
         Trace { z0, z1, z2, out }
     }
 
+    /// The win chance's log-odds for the side to move.
+    pub fn logit(&self, x: &Inputs) -> f32 {
+        self.forward(x).out
+    }
+
     /// The win chance for the side to move.
     pub fn predict(&self, x: &Inputs) -> f32 {
         sigmoid(self.forward(x).out)

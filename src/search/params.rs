@@ -352,6 +352,7 @@ impl Params {
                 .filter(|&v| v <= 1)
                 .map(|v| self.defend_widen = v as u8),
             "pattern_eval" => flag(&mut self.eval.pattern_eval),
+            "nnue" => flag(&mut self.eval.nnue),
             "threat_eval" => flag(&mut self.eval.threat_eval),
             "pattern_order" => flag(&mut self.eval.pattern_order),
             "order_scale" => int
