@@ -22,6 +22,7 @@ const USAGE: &str = "usage: wuzi-train --data FILE[,FILE...] --out NET [options]
   --epochs N      passes over the data (default 8)
   --seed S        initial weights and shuffles (default 1)
   --lr X          Adam's step (default 0.001)
+  --lr-drop E     from epoch E on, a tenth of it (default: never)
   --batch N       positions a step (default 256)
   --lambda X      weight of the game's result in the target, 0 to 1 (default 0.5)
   --val K         every K-th game is held out for validation (default 20)
@@ -37,6 +38,7 @@ struct Options {
     epochs: usize,
     seed: u64,
     lr: f32,
+    lr_drop: usize,
     batch: usize,
     lambda: f32,
     val: u64,
@@ -64,6 +66,7 @@ fn parse() -> Result<Options> {
         epochs: 8,
         seed: 1,
         lr: 0.001,
+        lr_drop: usize::MAX,
         batch: 256,
         lambda: 0.5,
         val: 20,
@@ -82,6 +85,7 @@ fn parse() -> Result<Options> {
             "--epochs" => o.epochs = value()?.parse()?,
             "--seed" => o.seed = value()?.parse()?,
             "--lr" => o.lr = value()?.parse()?,
+            "--lr-drop" => o.lr_drop = value()?.parse()?,
             "--batch" => o.batch = value()?.parse::<usize>()?.max(1),
             "--lambda" => o.lambda = value()?.parse()?,
             "--val" => o.val = value()?.parse::<u64>()?.max(2),
@@ -181,6 +185,11 @@ fn run() -> Result<()> {
     let mut last = (0.0, 0.0);
     for epoch in 1..=o.epochs {
         let t0 = Instant::now();
+        adam.lr = if epoch >= o.lr_drop {
+            o.lr / 10.0
+        } else {
+            o.lr
+        };
         let (mut sum, mut n) = (0.0f64, 0u64);
         let mut buffer: Vec<Sample> = Vec::with_capacity(o.buffer.min(1 << 22));
         let mut train = |buffer: &mut Vec<Sample>, model: &mut Model| {
@@ -236,11 +245,16 @@ fn run() -> Result<()> {
         last.1
     );
     let provenance = format!(
-        "wuzi-train --data {} --epochs {} --seed {} --lr {} --batch {} --lambda {} --val {}{}; {games} games, {train_count} training positions, {} validation; train loss {:.5}, validation loss {:.5} (classical {base:.5})",
+        "wuzi-train --data {} --epochs {} --seed {} --lr {}{} --batch {} --lambda {} --val {}{}; {games} games, {train_count} training positions, {} validation; train loss {:.5}, validation loss {:.5} (classical {base:.5})",
         o.data.join(","),
         o.epochs,
         o.seed,
         o.lr,
+        if o.lr_drop <= o.epochs {
+            format!(" --lr-drop {}", o.lr_drop)
+        } else {
+            String::new()
+        },
         o.batch,
         o.lambda,
         o.val,
