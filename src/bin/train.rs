@@ -16,6 +16,7 @@ use wuzi::eval::{evaluate, EvalParams};
 use wuzi::nnue::data::{Reader, FORCED};
 use wuzi::nnue::features::active;
 use wuzi::nnue::model::{sigmoid, Adam, Inputs, Model, PARAMS};
+use wuzi::nnue::network::Network;
 use wuzi::nnue::Rng;
 
 const USAGE: &str = "usage: wuzi-train --data FILE[,FILE...] --out NET [options]
@@ -27,7 +28,9 @@ const USAGE: &str = "usage: wuzi-train --data FILE[,FILE...] --out NET [options]
   --lambda X      weight of the game's result in the target, 0 to 1 (default 0.5)
   --val K         every K-th game is held out for validation (default 20)
   --buffer N      positions shuffled together (default 1000000)
-  --keep-forced   also train on positions the search proved won or lost";
+  --keep-forced   also train on positions the search proved won or lost
+usage: wuzi-train --quantise NET.wzf --out NET.wzq
+  writes the engine's integer network (nnue::network) from a float one";
 
 /// The search score's scale in the target (as the protocol's win rate).
 const SCORE_SCALE: f32 = 200.0;
@@ -56,6 +59,23 @@ fn main() {
         eprintln!("wuzi-train: {e:#}");
         std::process::exit(2);
     }
+}
+
+/// `--quantise FLOAT --out NET`: the engine's integer network from a float one, provenance kept.
+fn quantise(args: &[String]) -> Result<()> {
+    let (Some(input), Some(out)) = (args.get(1), args.get(3)) else {
+        bail!("{USAGE}");
+    };
+    if args.len() != 4 || args[2] != "--out" {
+        bail!("{USAGE}");
+    }
+    let mut file = BufReader::new(File::open(input).with_context(|| format!("opening {input}"))?);
+    let (model, provenance) = Model::load(&mut file).with_context(|| format!("reading {input}"))?;
+    let net = Network::quantise(&model, &provenance);
+    let mut w = BufWriter::new(File::create(out).with_context(|| format!("creating {out}"))?);
+    net.save(&mut w)?;
+    eprintln!("wuzi-train: wrote {out}, quantised from {input} ({provenance})");
+    Ok(())
 }
 
 fn parse() -> Result<Options> {
@@ -151,6 +171,10 @@ fn loss(model: &Model, set: &[Sample]) -> f64 {
 }
 
 fn run() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--quantise") {
+        return quantise(&args);
+    }
     let o = parse()?;
     let started = Instant::now();
     // The held-out positions, kept in memory (a twentieth of the data), with the classical
@@ -202,6 +226,7 @@ fn run() -> Result<()> {
                     sum += model.backward(&s.x, s.target, &mut grad) as f64;
                 }
                 adam.step(model, &mut grad, batch.len());
+                model.clip_hidden();
             }
             n += buffer.len() as u64;
             buffer.clear();

@@ -7,6 +7,9 @@ use super::grid::Color;
 use super::pattern::{self, Class, LineTable, Shape, CLASSES, INDEX_SPAN, POWERS, SLOTS, WALL};
 use super::weights::{index_weights, IndexWeights};
 use super::windows::{Windows, NO_CELL};
+use crate::nnue::features;
+use crate::nnue::model::D;
+use crate::nnue::network::Network;
 use crate::rules::Rule;
 
 /// The shape index of an occupied cell.
@@ -117,6 +120,13 @@ pub struct Lines {
     marks: Vec<Mark>,
     /// The four and five bit sets before each move, one after the other.
     saved_bits: Vec<u64>,
+    /// The network whose accumulators are kept up to date (`None`: no accumulators).
+    net: Option<&'static Network>,
+    /// Per colour, the network's accumulator: its bias plus the embedding rows of the colour's
+    /// pattern codes on the empty cells (`Network`).
+    acc: [[i32; D]; 2],
+    /// The accumulators before each move of `marks` (kept only with a network).
+    saved_acc: Vec<[[i32; D]; 2]>,
 }
 
 impl Lines {
@@ -167,6 +177,9 @@ impl Lines {
             saved: Vec::new(),
             marks: Vec::new(),
             saved_bits: Vec::new(),
+            net: None,
+            acc: [[0; D]; 2],
+            saved_acc: Vec::new(),
         };
         for i in (0..cells).filter(|&i| code(i) == pattern::EMPTY) {
             lines.vacate_cell(i);
@@ -215,6 +228,9 @@ impl Lines {
             for c in 0..2 {
                 self.saved_bits.extend_from_slice(&self.fours[c]);
                 self.saved_bits.extend_from_slice(&self.fives[c]);
+            }
+            if self.net.is_some() {
+                self.saved_acc.push(self.acc);
             }
             self.save(i);
         } else {
@@ -275,6 +291,11 @@ impl Lines {
             cell.read = saved.read;
         }
         self.tally = mark.tally;
+        if self.net.is_some() {
+            if let Some(acc) = self.saved_acc.pop() {
+                self.acc = acc;
+            }
+        }
         let words = self.fours[0].len();
         let at = self.saved_bits.len() - 4 * words;
         for (c, k) in [(0, 0), (1, 2)] {
@@ -290,6 +311,79 @@ impl Lines {
         self.saved.clear();
         self.marks.clear();
         self.saved_bits.clear();
+        self.saved_acc.clear();
+    }
+
+    /// Keeps the accumulators of `net` from now on (`None`: none); they are computed afresh
+    /// when the network changes.
+    pub fn set_network(&mut self, net: Option<&'static Network>) {
+        let same = match (self.net, net) {
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if same {
+            return;
+        }
+        // The undos saved so far have no accumulators: they recompute instead.
+        self.forget_saved();
+        self.net = net;
+        self.acc = [[0; D]; 2];
+        if let Some(net) = net {
+            for c in 0..2 {
+                self.acc[c] = net.b0;
+                for i in 0..self.cells.len() {
+                    let index = self.cells[i].index[c];
+                    if index != OCCUPIED {
+                        self.acc_add(net, c, index, 1);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The accumulators (black's, white's), all zero when no network is kept.
+    pub fn accumulators(&self) -> &[[i32; D]; 2] {
+        &self.acc
+    }
+
+    /// The network whose accumulators are kept, if any.
+    pub fn network(&self) -> Option<&'static Network> {
+        self.net
+    }
+
+    /// The network's score of the position for `mover`, the side to move, if one is kept.
+    #[inline]
+    pub fn network_score(&self, mover: Color) -> Option<i32> {
+        let net = self.net?;
+        Some(net.score(&self.acc[mover.index()], &self.acc[mover.opp().index()]))
+    }
+
+    /// Adds (`sign` 1) or takes away (-1) the embedding row of colour `c`'s shape index.
+    #[inline(always)]
+    fn acc_add(&mut self, net: &Network, c: usize, index: u16, sign: i32) {
+        let color = if c == 0 { Color::Black } else { Color::White };
+        let k = features::table(self.rule, color) * pattern::PCODES
+            + pattern::pcode_of_index(index) as usize;
+        let row = net.row(k);
+        for (a, &r) in self.acc[c].iter_mut().zip(row) {
+            *a += sign * r as i32;
+        }
+    }
+
+    /// Replaces colour `c`'s embedding row of shape index `was` by that of `now`.
+    #[inline(always)]
+    fn acc_replace(&mut self, net: &Network, c: usize, was: u16, now: u16) {
+        let color = if c == 0 { Color::Black } else { Color::White };
+        let base = features::table(self.rule, color) * pattern::PCODES;
+        let (a, b) = (pattern::pcode_of_index(was), pattern::pcode_of_index(now));
+        if a == b {
+            return;
+        }
+        let (old, new) = (net.row(base + a as usize), net.row(base + b as usize));
+        for ((x, &o), &n) in self.acc[c].iter_mut().zip(old).zip(new) {
+            *x += n as i32 - o as i32;
+        }
     }
 
     /// Saves cell `q`'s patterns for the undo of the move being made.
@@ -334,6 +428,9 @@ impl Lines {
     fn count(&mut self, c: usize, i: usize) {
         let read = self.cells[i].read[c];
         self.tally.add(c, read, 1);
+        if let Some(net) = self.net {
+            self.acc_add(net, c, self.cells[i].index[c], 1);
+        }
         let bit = 1 << (i % 64);
         if read.class.is_four() {
             self.fours[c][i / 64] |= bit;
@@ -361,6 +458,9 @@ impl Lines {
     fn uncount(&mut self, c: usize, i: usize) {
         let read = self.cells[i].read[c];
         self.tally.add(c, read, -1);
+        if let Some(net) = self.net {
+            self.acc_add(net, c, self.cells[i].index[c], -1);
+        }
         if read.class.is_four() {
             self.fours[c][i / 64] &= !(1 << (i % 64));
             self.fives[c][i / 64] &= !(1 << (i % 64));
@@ -406,11 +506,15 @@ impl Lines {
             let index = cell.index[c] + shape as u16 * POWERS[d] - was as u16 * POWERS[d];
             let read = self.read(c, index);
             let old = cell.read[c];
+            let old_index = cell.index[c];
             let cell = &mut self.cells[q];
             cell.shapes[c][d] = shape;
             cell.index[c] = index;
             cell.read[c] = read;
             self.recount(c, q, old, read);
+            if let Some(net) = self.net {
+                self.acc_replace(net, c, old_index, index);
+            }
         }
     }
 
@@ -552,6 +656,9 @@ impl Lines {
         }
         if self.fives != other.fives {
             return Some("five bits differ".into());
+        }
+        if self.net.is_some() && other.net.is_some() && self.acc != other.acc {
+            return Some("network accumulators differ".into());
         }
         None
     }

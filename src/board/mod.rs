@@ -146,6 +146,11 @@ impl Board {
         self.lines.set_rule(rule);
     }
 
+    /// Keeps the accumulators of `net` up to date from now on (`None`: none kept).
+    pub fn set_network(&mut self, net: Option<&'static crate::nnue::network::Network>) {
+        self.lines.set_network(net);
+    }
+
     /// The line patterns of every cell.
     pub fn line_patterns(&self) -> &Lines {
         &self.lines
@@ -394,7 +399,8 @@ impl Board {
             Cell::Blocked => pattern::WALL,
             _ => pattern::EMPTY,
         };
-        let lines = Lines::derive(&self.windows, self.dims.cells(), self.rule(), code);
+        let mut lines = Lines::derive(&self.windows, self.dims.cells(), self.rule(), code);
+        lines.set_network(self.lines.network());
         if let Some(why) = self.lines.difference(&lines) {
             return Err(format!("line patterns: {why}"));
         }

@@ -35,8 +35,8 @@ pub struct EvalParams {
     /// history's bonuses: at 1000 the table won at 100 k nodes and gained nothing at 1 s; 450
     /// won over 300 at 100 k nodes and at 1 s.
     pub order_scale: i32,
-    /// Experiment: the network named by the environment variable `WUZI_NNUE` (a float weights
-    /// file from `wuzi-train`) evaluates instead, when it loads (`crate::nnue::experimental`).
+    /// The network (`crate::nnue::network`: the embedded one, or the file `WUZI_NNUE` names)
+    /// evaluates instead, from the accumulators the board keeps once the search asks for them.
     pub nnue: bool,
 }
 
@@ -63,12 +63,12 @@ pub const EVAL_BOUND: i32 = 10_000_000;
 /// `pattern_eval` off the window sums (each side's live windows, worth more the more stones
 /// they hold).
 pub fn evaluate(board: &Board, params: &EvalParams) -> i32 {
+    let me = board.to_move();
     if params.nnue {
-        if let Some(net) = crate::nnue::experimental() {
-            return crate::nnue::evaluate(net, board).clamp(-EVAL_BOUND + 1, EVAL_BOUND - 1);
+        if let Some(score) = board.line_patterns().network_score(me) {
+            return score.clamp(-EVAL_BOUND + 1, EVAL_BOUND - 1);
         }
     }
-    let me = board.to_move();
     if params.pattern_eval {
         return evaluate_tally(board.rule(), me, board.line_patterns().tally(), params);
     }

@@ -1,16 +1,18 @@
-//! The network evaluation, step by step: training data made by self-play (`data`, the format
-//! and its streaming reader; `selfplay`, the games), the inputs read from the board's line
-//! patterns (`features`), and the network in floating point with its trainer's optimiser
-//! (`model`). The engine's integer inference comes with the first network that wins games.
+//! The network evaluation: training data made by self-play (`data`, the format and its
+//! streaming reader; `selfplay`, the games), the inputs read from the board's line patterns
+//! (`features`), the network in floating point with its trainer's optimiser (`model`), and the
+//! engine's integer network with its file format and inference (`network`). The accumulators
+//! live with the line patterns (`board::lines`), which update them as the codes change.
 
 use std::sync::OnceLock;
 
-use crate::board::Board;
-use model::{Inputs, Model};
+use model::Model;
+use network::Network;
 
 pub mod data;
 pub mod features;
 pub mod model;
+pub mod network;
 pub mod selfplay;
 
 /// SplitMix64: the deterministic random numbers of self-play, initial weights and shuffles.
@@ -36,33 +38,35 @@ impl Rng {
     }
 }
 
-static EXPERIMENT: OnceLock<Option<Model>> = OnceLock::new();
+/// The network the engine ships, as `wuzi-train --quantise` wrote it (its provenance in the
+/// header; README "Training the network" gives the commands that remake it).
+static EMBEDDED: &[u8] = include_bytes!("../../nets/wuzi.wzq");
 
-/// The network of an experiment (`INFO wuzi_nnue 1`): the float weights file named by the
-/// environment variable `WUZI_NNUE`, read once; `None` when unset or unreadable (the classical
-/// evaluation then stays).
-pub fn experimental() -> Option<&'static Model> {
-    EXPERIMENT
+static NETWORK: OnceLock<Option<Network>> = OnceLock::new();
+
+/// The network `INFO wuzi_nnue 1` evaluates with: the file named by the environment variable
+/// `WUZI_NNUE` (quantised, or a float one from `wuzi-train`, quantised as it loads) for
+/// experiments, otherwise the embedded one. `None` if the file named is refused (a warning
+/// says why) or the embedded one were broken; the classical evaluation then stays.
+pub fn network() -> Option<&'static Network> {
+    NETWORK
         .get_or_init(|| {
-            let path = std::env::var_os("WUZI_NNUE")?;
-            let mut file = std::fs::File::open(path).ok()?;
-            Model::load(&mut file).ok().map(|(m, _)| m)
+            let loaded = match std::env::var_os("WUZI_NNUE") {
+                Some(path) => std::fs::read(&path)
+                    .map_err(|e| e.to_string())
+                    .and_then(|bytes| {
+                        if bytes.starts_with(b"WUZINNF1") {
+                            Model::load(&mut bytes.as_slice())
+                                .map(|(m, text)| Network::quantise(&m, &text))
+                                .map_err(|e| e.to_string())
+                        } else {
+                            Network::load(&bytes)
+                        }
+                    })
+                    .map_err(|e| format!("{}: {e}", path.to_string_lossy())),
+                None => Network::load(EMBEDDED).map_err(|e| format!("embedded network: {e}")),
+            };
+            loaded.map_err(|e| log::warn!("no network: {e}")).ok()
         })
         .as_ref()
-}
-
-/// The position for the side to move by `net`, in the search's units: the win chance's
-/// log-odds times 200, the scale of the protocol's win rate. Recomputes the inputs (the
-/// experiment's cost; the engine's version will keep accumulators up to date).
-pub fn evaluate(net: &Model, board: &Board) -> i32 {
-    thread_local! {
-        static INPUTS: std::cell::RefCell<Inputs> = std::cell::RefCell::new(Inputs::default());
-    }
-    INPUTS.with(|x| {
-        let mut x = x.borrow_mut();
-        let me = board.to_move();
-        features::active(board, me, &mut x.own);
-        features::active(board, me.opp(), &mut x.opp);
-        (net.logit(&x) * 200.0) as i32
-    })
 }

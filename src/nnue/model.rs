@@ -44,6 +44,18 @@ const W3: usize = B2 + H2;
 const B3: usize = W3 + H2;
 pub const PARAMS: usize = B3 + 1;
 
+/// `Model::blocks`: the parameters by block.
+pub struct Blocks<'a> {
+    pub emb: &'a [f32],
+    pub b0: &'a [f32],
+    pub w1: &'a [f32],
+    pub b1: &'a [f32],
+    pub w2: &'a [f32],
+    pub b2: &'a [f32],
+    pub w3: &'a [f32],
+    pub b3: f32,
+}
+
 /// One position's inputs: (input, count) pairs for the side to move and for the other side.
 #[derive(Clone, Debug, Default)]
 pub struct Inputs {
@@ -114,6 +126,32 @@ impl Model {
         let h2 = z2.map(clamp01);
         let out = w[B3] + w[W3..B3].iter().zip(&h2).map(|(a, b)| a * b).sum::<f32>();
         Trace { z0, z1, z2, out }
+    }
+
+    /// The parameter blocks, by name (weights row-major: output by output).
+    pub fn blocks(&self) -> Blocks<'_> {
+        let w = &self.w;
+        Blocks {
+            emb: &w[EMB..B0],
+            b0: &w[B0..W1],
+            w1: &w[W1..B1],
+            b1: &w[B1..W2],
+            w2: &w[W2..B2],
+            b2: &w[B2..W3],
+            w3: &w[W3..B3],
+            b3: w[B3],
+        }
+    }
+
+    /// Keeps the weights inside what the engine's integers hold (`network`): the embedding
+    /// below 8 in magnitude (a row of 1/32 of it at 2^17 fits i16), the hidden layers' weights
+    /// below 2. The trainer calls it after each step.
+    pub fn clip_hidden(&mut self) {
+        for (range, limit) in [(EMB..B0, 7.99), (W1..B1, 1.99), (W2..B2, 1.99)] {
+            self.w[range]
+                .iter_mut()
+                .for_each(|x| *x = x.clamp(-limit, limit));
+        }
     }
 
     /// The win chance's log-odds for the side to move.

@@ -303,6 +303,11 @@ fn searcher<'a>(
         options,
     } = search;
     board.set_rule(rule);
+    board.set_network(if params.eval.nnue {
+        crate::nnue::network()
+    } else {
+        None
+    });
     let dims = board.dims();
     let salt = (rule.info_value() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ ((dims.width as u64) << 40 | (dims.height as u64) << 48);

@@ -1,0 +1,455 @@
+//! The network as the engine runs it: integers quantised from the float model
+//! (`model::Model`), its file format, and the evaluation from two accumulators.
+//!
+//! ```text
+//! acc[c] = b0 + sum over empty cells of emb[table(c) row, code of c]   i32, 1.0 = ACC_ONE
+//! h0 = clamp(acc, 0, ACC_ONE) >> 5                                  i16 0..=4096 (own, opp)
+//! h1 = clamp((b1 + W1 h0) >> 12, 0, 4096)                          W1 i16, 1.0 = 4096
+//! h2 = clamp((b2 + W2 h1) >> 12, 0, 4096)                          W2 i16
+//! out = b3 + w3 . h2                                               w3 i16, in i64
+//! score = out * 200 / 2^24                                         the float logit x 200
+//! ```
+//!
+//! Precision decides the widths. Most empty cells share a few codes, so a row's rounding error
+//! adds up over hundreds of cells: with 1.0 at 2^17 a row still fits i16 (|row| < 8 in float)
+//! and a 32x32 board's thousand rows need i32 accumulators. The head is i16 x i16 into i32
+//! (`madd`): with 8-bit activations and weights (127 levels, 1.0 = 64) the scores were 18.5
+//! units from the float model's on average, 112 at worst. The hidden weights stay below 2 in
+//! magnitude (the trainer clips them), so a layer's sum stays below 2^31. Every sum is exact
+//! integer arithmetic: the AVX2 path and the portable one agree bit for bit.
+
+use std::io::{self, Read, Write};
+
+use super::features::INPUTS;
+use super::model::{Model, COUNT_SCALE, D, H1, H2};
+
+/// An accumulator value of 1.0 (where the first clamp saturates).
+pub const ACC_ONE: i32 = 1 << 17;
+/// Activations: 1.0 is 4096 (`ACC_ONE >> ACC_TO_H`).
+const H_SHIFT: u32 = 12;
+const H_ONE: i32 = 1 << H_SHIFT;
+const ACC_TO_H: u32 = 5;
+/// Weights of the hidden and output layers: 1.0 is 4096, the hidden ones below 2.
+const W_ONE: f32 = H_ONE as f32;
+const W_LIMIT: i64 = 2 * H_ONE as i64 - 1;
+/// The output's 1.0 (one logit unit): activation times weight.
+const OUT_SCALE: i64 = 1 << (2 * H_SHIFT);
+/// Search units per logit (the protocol's win-rate scale).
+pub const SCORE_PER_LOGIT: i64 = 200;
+
+const MAGIC: &[u8; 8] = b"WUZINNQ1";
+
+/// The quantised network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    /// `INPUTS` rows of `D`: a cell's contribution (already divided by `COUNT_SCALE`).
+    pub emb: Vec<i16>,
+    pub b0: [i32; D],
+    /// Row `j` holds output `j`'s weights over `[own, opp]`.
+    pub w1: [[i16; 2 * D]; H1],
+    pub b1: [i32; H1],
+    pub w2: [[i16; H1]; H2],
+    pub b2: [i32; H2],
+    pub w3: [i16; H2],
+    pub b3: i64,
+    /// Where the weights came from (data, commands, seed, loss), as the trainer wrote it.
+    pub provenance: String,
+}
+
+fn q<T: TryFrom<i64> + Copy>(x: f32, one: f32, lo: i64, hi: i64) -> T {
+    let v = ((x * one).round() as i64).clamp(lo, hi);
+    T::try_from(v).ok().expect("clamped into range")
+}
+
+impl Network {
+    /// Quantises a float model; weights beyond the integer range are clamped (the trainer
+    /// keeps the hidden ones inside it).
+    pub fn quantise(m: &Model, provenance: &str) -> Network {
+        let f = m.blocks();
+        let acc_one = ACC_ONE as f32;
+        let emb = f
+            .emb
+            .iter()
+            .map(|&x| q::<i16>(x / COUNT_SCALE, acc_one, -32767, 32767))
+            .collect();
+        let mut net = Network {
+            emb,
+            b0: [0; D],
+            w1: [[0; 2 * D]; H1],
+            b1: [0; H1],
+            w2: [[0; H1]; H2],
+            b2: [0; H2],
+            w3: [0; H2],
+            b3: 0,
+            provenance: provenance.to_string(),
+        };
+        // Biases up to 16 in float: with the weights' limit a layer's sum stays below 2^31.
+        let big = 1i64 << 28;
+        for k in 0..D {
+            net.b0[k] = q(f.b0[k], acc_one, -big, big);
+        }
+        let sum_one = OUT_SCALE as f32;
+        for j in 0..H1 {
+            for i in 0..2 * D {
+                net.w1[j][i] = q(f.w1[j * 2 * D + i], W_ONE, -W_LIMIT, W_LIMIT);
+            }
+            net.b1[j] = q(f.b1[j], sum_one, -big, big);
+        }
+        for j in 0..H2 {
+            for i in 0..H1 {
+                net.w2[j][i] = q(f.w2[j * H1 + i], W_ONE, -W_LIMIT, W_LIMIT);
+            }
+            net.b2[j] = q(f.b2[j], sum_one, -big, big);
+        }
+        for j in 0..H2 {
+            net.w3[j] = q(f.w3[j], W_ONE, -32767, 32767);
+        }
+        net.b3 = q(f.b3, sum_one, -big, big);
+        net
+    }
+
+    /// The embedding row of input `k`.
+    #[inline(always)]
+    pub fn row(&self, k: usize) -> &[i16] {
+        &self.emb[k * D..(k + 1) * D]
+    }
+
+    /// The position's score for the side to move from the accumulators of the side to move
+    /// (`own`) and of the other side, in search units.
+    #[inline]
+    pub fn score(&self, own: &[i32; D], opp: &[i32; D]) -> i32 {
+        let h0 = first_clamp(own, opp);
+        let out = if simd::avx2() {
+            // SAFETY: the CPU has AVX2 (checked at run time).
+            unsafe { simd::head_avx2(self, &h0) }
+        } else {
+            head_scalar(self, &h0)
+        };
+        (out * SCORE_PER_LOGIT / OUT_SCALE) as i32
+    }
+
+    /// The score from accumulators with the portable code only (tests compare the two paths).
+    pub fn score_scalar(&self, own: &[i32; D], opp: &[i32; D]) -> i32 {
+        (head_scalar(self, &first_clamp(own, opp)) * SCORE_PER_LOGIT / OUT_SCALE) as i32
+    }
+
+    /// Writes the network: magic, shape, provenance, then the integers little-endian.
+    pub fn save(&self, w: &mut impl Write) -> io::Result<()> {
+        w.write_all(MAGIC)?;
+        for v in [INPUTS, D, H1, H2, self.provenance.len()] {
+            w.write_all(&(v as u32).to_le_bytes())?;
+        }
+        w.write_all(self.provenance.as_bytes())?;
+        let mut out = Vec::new();
+        self.emb.iter().for_each(|x| out.extend(x.to_le_bytes()));
+        self.b0.iter().for_each(|x| out.extend(x.to_le_bytes()));
+        self.w1
+            .iter()
+            .flatten()
+            .for_each(|x| out.extend(x.to_le_bytes()));
+        self.b1.iter().for_each(|x| out.extend(x.to_le_bytes()));
+        self.w2
+            .iter()
+            .flatten()
+            .for_each(|x| out.extend(x.to_le_bytes()));
+        self.b2.iter().for_each(|x| out.extend(x.to_le_bytes()));
+        self.w3.iter().for_each(|x| out.extend(x.to_le_bytes()));
+        out.extend(self.b3.to_le_bytes());
+        w.write_all(&out)
+    }
+
+    /// Reads a network written by `save`. Another format, another shape, a short file or bytes
+    /// after the end are errors that say which.
+    pub fn load(bytes: &[u8]) -> Result<Network, String> {
+        let mut r = bytes;
+        let mut magic = [0u8; 8];
+        r.read_exact(&mut magic)
+            .map_err(|_| "too short for a network header".to_string())?;
+        if &magic != MAGIC {
+            return Err(if &magic == b"WUZINNF1" {
+                "a float network: quantise it with wuzi-train --quantise".into()
+            } else {
+                "not a Wuzi network (no WUZINNQ1 header)".into()
+            });
+        }
+        let mut dims = [0u32; 5];
+        for d in &mut dims {
+            let mut b = [0u8; 4];
+            r.read_exact(&mut b)
+                .map_err(|_| "too short for a network header".to_string())?;
+            *d = u32::from_le_bytes(b);
+        }
+        if dims[..4] != [INPUTS as u32, D as u32, H1 as u32, H2 as u32] {
+            return Err(format!(
+                "network shape {:?}, this build reads {:?}",
+                &dims[..4],
+                [INPUTS, D, H1, H2]
+            ));
+        }
+        let text_len = dims[4] as usize;
+        let body =
+            INPUTS * D * 2 + D * 4 + H1 * 2 * D * 2 + H1 * 4 + H2 * H1 * 2 + H2 * 4 + H2 * 2 + 8;
+        if r.len() != text_len + body {
+            return Err(format!(
+                "network of {} bytes, its header says {}",
+                bytes.len(),
+                bytes.len() - r.len() + text_len + body
+            ));
+        }
+        let provenance = String::from_utf8_lossy(&r[..text_len]).into_owned();
+        let mut at = text_len;
+        let mut take = |n: usize| {
+            let s = &r[at..at + n];
+            at += n;
+            s
+        };
+        let i16s = |b: &[u8]| -> Vec<i16> {
+            b.chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect()
+        };
+        let i32s = |b: &[u8]| -> Vec<i32> {
+            b.chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
+        };
+        let emb = i16s(take(INPUTS * D * 2));
+        let mut net = Network {
+            emb,
+            b0: [0; D],
+            w1: [[0; 2 * D]; H1],
+            b1: [0; H1],
+            w2: [[0; H1]; H2],
+            b2: [0; H2],
+            w3: [0; H2],
+            b3: 0,
+            provenance,
+        };
+        net.b0.copy_from_slice(&i32s(take(D * 4)));
+        for row in &mut net.w1 {
+            row.copy_from_slice(&i16s(take(2 * D * 2)));
+        }
+        net.b1.copy_from_slice(&i32s(take(H1 * 4)));
+        for row in &mut net.w2 {
+            row.copy_from_slice(&i16s(take(H1 * 2)));
+        }
+        net.b2.copy_from_slice(&i32s(take(H2 * 4)));
+        net.w3.copy_from_slice(&i16s(take(H2 * 2)));
+        let b = take(8);
+        net.b3 = i64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+        Ok(net)
+    }
+}
+
+/// The first clamp: both accumulators as activations, the side to move's first.
+#[inline(always)]
+fn first_clamp(own: &[i32; D], opp: &[i32; D]) -> [i16; 2 * D] {
+    let mut h0 = [0i16; 2 * D];
+    for k in 0..D {
+        h0[k] = (own[k].clamp(0, ACC_ONE) >> ACC_TO_H) as i16;
+        h0[D + k] = (opp[k].clamp(0, ACC_ONE) >> ACC_TO_H) as i16;
+    }
+    h0
+}
+
+/// A hidden layer's activation from its sum.
+#[inline(always)]
+fn activate(sum: i32) -> i16 {
+    (sum >> H_SHIFT).clamp(0, H_ONE) as i16
+}
+
+/// The output from the last hidden layer (in `OUT_SCALE` units), shared by both paths.
+#[inline(always)]
+fn output(net: &Network, h2: &[i16; H2]) -> i64 {
+    let dot: i64 = h2
+        .iter()
+        .zip(&net.w3)
+        .map(|(&h, &w)| h as i64 * w as i64)
+        .sum();
+    net.b3 + dot
+}
+
+/// The head after the first clamp, portable: the output in `OUT_SCALE` units.
+pub fn head_scalar(net: &Network, h0: &[i16; 2 * D]) -> i64 {
+    let mut h1 = [0i16; H1];
+    for (j, h) in h1.iter_mut().enumerate() {
+        let dot: i32 = h0
+            .iter()
+            .zip(&net.w1[j])
+            .map(|(&x, &w)| x as i32 * w as i32)
+            .sum();
+        *h = activate(net.b1[j] + dot);
+    }
+    let mut h2 = [0i16; H2];
+    for (j, h) in h2.iter_mut().enumerate() {
+        let dot: i32 = h1
+            .iter()
+            .zip(&net.w2[j])
+            .map(|(&x, &w)| x as i32 * w as i32)
+            .sum();
+        *h = activate(net.b2[j] + dot);
+    }
+    output(net, &h2)
+}
+
+#[cfg(target_arch = "x86_64")]
+pub mod simd {
+    use super::{Network, D, H1, H2, H_ONE, H_SHIFT};
+    use std::arch::x86_64::*;
+    use std::sync::atomic::{AtomicU8, Ordering};
+
+    static HAS_AVX2: AtomicU8 = AtomicU8::new(2);
+
+    /// Whether the CPU runs AVX2 (asked once), and `WUZI_NO_AVX2` does not forbid it.
+    #[inline(always)]
+    pub fn avx2() -> bool {
+        match HAS_AVX2.load(Ordering::Relaxed) {
+            0 => false,
+            1 => true,
+            _ => {
+                let yes = std::is_x86_feature_detected!("avx2")
+                    && std::env::var_os("WUZI_NO_AVX2").is_none();
+                HAS_AVX2.store(yes as u8, Ordering::Relaxed);
+                yes
+            }
+        }
+    }
+
+    /// Sums each of eight vectors of eight i32 into one lane each, in order.
+    #[inline(always)]
+    unsafe fn hsum8(v: [__m256i; 8]) -> __m256i {
+        // ab = [v0 v1 v2 v3 sums of lanes 0..4 | the same of lanes 4..8], cd for v4..v7.
+        let ab = _mm256_hadd_epi32(_mm256_hadd_epi32(v[0], v[1]), _mm256_hadd_epi32(v[2], v[3]));
+        let cd = _mm256_hadd_epi32(_mm256_hadd_epi32(v[4], v[5]), _mm256_hadd_epi32(v[6], v[7]));
+        let low = _mm256_permute2x128_si256(ab, cd, 0x20);
+        let high = _mm256_permute2x128_si256(ab, cd, 0x31);
+        _mm256_add_epi32(low, high)
+    }
+
+    /// One layer of 32 inputs and 32 outputs: `out[j] = activate(b[j] + w[j] . h)`.
+    #[inline(always)]
+    unsafe fn layer(h: &[i16; 32], w: &[[i16; 32]; 32], b: &[i32; 32], out: &mut [i16; 32]) {
+        let lo = _mm256_loadu_si256(h.as_ptr() as *const __m256i);
+        let hi = _mm256_loadu_si256(h[16..].as_ptr() as *const __m256i);
+        let zero = _mm256_setzero_si256();
+        let one = _mm256_set1_epi32(H_ONE);
+        for g in 0..4 {
+            let mut v = [zero; 8];
+            for (k, x) in v.iter_mut().enumerate() {
+                let row = &w[g * 8 + k];
+                let a = _mm256_loadu_si256(row.as_ptr() as *const __m256i);
+                let c = _mm256_loadu_si256(row[16..].as_ptr() as *const __m256i);
+                *x = _mm256_add_epi32(_mm256_madd_epi16(lo, a), _mm256_madd_epi16(hi, c));
+            }
+            let bias = _mm256_loadu_si256(b[g * 8..].as_ptr() as *const __m256i);
+            let s = _mm256_srai_epi32(_mm256_add_epi32(hsum8(v), bias), H_SHIFT as i32);
+            let s = _mm256_min_epi32(_mm256_max_epi32(s, zero), one);
+            let mut lanes = [0i32; 8];
+            _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, s);
+            for k in 0..8 {
+                out[g * 8 + k] = lanes[k] as i16;
+            }
+        }
+    }
+
+    /// `head_scalar` with AVX2.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn head_avx2(net: &Network, h0: &[i16; 2 * D]) -> i64 {
+        const _: () = assert!(2 * D == 32 && H1 == 32 && H2 == 32);
+        let mut h1 = [0i16; H1];
+        layer(h0, &net.w1, &net.b1, &mut h1);
+        let mut h2 = [0i16; H2];
+        layer(&h1, &net.w2, &net.b2, &mut h2);
+        super::output(net, &h2)
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+pub mod simd {
+    use super::{Network, D};
+
+    #[inline(always)]
+    pub fn avx2() -> bool {
+        false
+    }
+
+    /// # Safety
+    /// Never called: `avx2()` is false on this target.
+    pub unsafe fn head_avx2(net: &Network, h0: &[i16; 2 * D]) -> i64 {
+        super::head_scalar(net, h0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::Rng;
+
+    fn random_net(seed: u64) -> Network {
+        let mut m = Model::new(seed);
+        // Larger weights than a fresh model's, so that the layers saturate both ways.
+        let mut rng = Rng(seed ^ 77);
+        m.w.iter_mut().for_each(|x| *x += rng.unit() * 1.5);
+        m.clip_hidden();
+        Network::quantise(&m, "test")
+    }
+
+    #[test]
+    fn the_avx2_head_equals_the_portable_one_bit_for_bit() {
+        if !simd::avx2() {
+            eprintln!("no AVX2 here: only the portable path runs");
+            return;
+        }
+        let mut rng = Rng(5);
+        let mut outs = std::collections::HashSet::new();
+        for seed in 0..8 {
+            let net = random_net(seed);
+            for _ in 0..500 {
+                let mut acc = || {
+                    std::array::from_fn(|_| {
+                        // Below zero, inside, and beyond the clamp.
+                        (rng.below(3 * ACC_ONE as u64) as i64 - ACC_ONE as i64) as i32
+                    })
+                };
+                let (own, opp): ([i32; D], [i32; D]) = (acc(), acc());
+                let h0 = first_clamp(&own, &opp);
+                // SAFETY: AVX2 was detected above.
+                let fast = unsafe { simd::head_avx2(&net, &h0) };
+                assert_eq!(fast, head_scalar(&net, &h0));
+                assert_eq!(net.score(&own, &opp), net.score_scalar(&own, &opp));
+                outs.insert(fast);
+            }
+        }
+        assert!(outs.len() > 3000, "the outputs vary: {}", outs.len());
+    }
+
+    #[test]
+    fn a_network_file_loads_back_and_bad_ones_are_refused() {
+        let net = random_net(3);
+        let mut bytes = Vec::new();
+        net.save(&mut bytes).unwrap();
+        assert_eq!(Network::load(&bytes).unwrap(), net);
+        let short = Network::load(&bytes[..bytes.len() - 1]).unwrap_err();
+        assert!(short.contains("bytes"), "{short}");
+        let mut long = bytes.clone();
+        long.push(0);
+        assert!(Network::load(&long).unwrap_err().contains("bytes"));
+        let mut shape = bytes.clone();
+        shape[12] ^= 1;
+        assert!(Network::load(&shape).unwrap_err().contains("shape"));
+        assert!(Network::load(b"WUZIN").unwrap_err().contains("short"));
+        assert!(Network::load(b"WUZINNF1....")
+            .unwrap_err()
+            .contains("float"));
+        assert!(Network::load(b"GARBAGE!....")
+            .unwrap_err()
+            .contains("not a Wuzi"));
+        // Any truncation is an error, never a panic.
+        for n in 0..bytes.len().min(400) {
+            assert!(Network::load(&bytes[..n]).is_err());
+        }
+    }
+}
