@@ -24,6 +24,7 @@ const USAGE: &str = "usage: wuzi-datagen --games G --out FILE [options]
                      playing search's score)
   --random-moves M   moves after the opening picked among the near-best lines (default 2)
   --threads T        games played at once (default 1; the output is the same)
+  --set NAME=VALUE   a search tunable, as INFO wuzi_NAME (nnue=1: the network plays)
 wuzi-datagen --stats FILE   counts a data file's games and positions by rule and size";
 
 fn main() {
@@ -56,6 +57,14 @@ fn run() -> Result<()> {
             "--score-nodes" => cfg.score_nodes = value()?.parse()?,
             "--random-moves" => cfg.random_moves = value()?.parse()?,
             "--threads" => threads = value()?.parse::<usize>()?.max(1),
+            "--set" => {
+                let v = value()?;
+                let (name, x) = v.split_once('=').context("--set NAME=VALUE")?;
+                let x: i64 = x.parse().with_context(|| format!("--set {v}"))?;
+                if !cfg.params.set(name, x) {
+                    bail!("--set {v}: no such tunable or value out of range");
+                }
+            }
             "--shard" => {
                 let v = value()?;
                 let (k, n) = v.split_once('/').context("--shard K/N")?;

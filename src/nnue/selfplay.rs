@@ -30,6 +30,9 @@ pub struct Config {
     /// How far below the best line (in score) a random move may be.
     pub random_margin: i32,
     pub tt_bytes: usize,
+    /// The search's tunables (`--set NAME=VALUE`, as `INFO wuzi_NAME`): `nnue=1` plays and
+    /// labels with the network, for data from its own games.
+    pub params: Params,
 }
 
 impl Default for Config {
@@ -41,6 +44,7 @@ impl Default for Config {
             random_moves: 2,
             random_margin: 60,
             tt_bytes: 8 << 20,
+            params: Params::default(),
         }
     }
 }
@@ -88,7 +92,7 @@ pub fn play(cfg: &Config, index: u64, tt: &mut TranspositionTable) -> GameRecord
         .pop()
         .unwrap_or_default();
     tt.clear();
-    let params = Params::default();
+    let params = &cfg.params;
     let mut board = Board::with_rule(dims, rule);
     for &p in &opening {
         board.play(p);
@@ -101,11 +105,11 @@ pub fn play(cfg: &Config, index: u64, tt: &mut TranspositionTable) -> GameRecord
         }
         let random = labels.len() < cfg.random_moves;
         let lines = if random { 4 } else { 1 };
-        let played = search(&board, rule, cfg.play_nodes, lines, tt, &params);
+        let played = search(&board, rule, cfg.play_nodes, lines, tt, params);
         let scored = if cfg.score_nodes == 0 {
             played.score
         } else {
-            search(&board, rule, cfg.score_nodes, 1, tt, &params).score
+            search(&board, rule, cfg.score_nodes, 1, tt, params).score
         };
         let l = label(scored);
         let me = board.to_move();
