@@ -152,3 +152,39 @@ fn play_random(board: &mut Board, rng: &mut Rng) -> bool {
     board.play(Pos::new(i % dims.width, i / dims.width));
     true
 }
+
+/// `INFO wuzi_nnue_mix` blends the network with the classical evaluation; a residual network's
+/// output is a correction added to the whole classical evaluation.
+#[test]
+fn mixed_and_residual_evaluations_add_up() {
+    use wuzi::eval::{evaluate, EvalParams};
+    let mut model = Model::new(21);
+    let plain: &'static Network = Box::leak(Box::new(Network::quantise(&model, "plain")));
+    model.residual = true;
+    let residual: &'static Network = Box::leak(Box::new(Network::quantise(&model, "residual")));
+    let dims = Dims::new(15, 15).unwrap();
+    let mut board = Board::with_rule(dims, Rule::Freestyle);
+    for (x, y) in [(7, 7), (8, 8), (7, 8), (9, 9), (6, 9)] {
+        board.play(Pos::new(x, y));
+    }
+    let classical = evaluate(&board, &EvalParams::default());
+    let params = |mix| EvalParams {
+        nnue: true,
+        nnue_mix: mix,
+        ..EvalParams::default()
+    };
+    let me = board.to_move();
+    board.set_network(Some(plain));
+    let net = board.line_patterns().network_score(me).unwrap();
+    assert_ne!(net, classical);
+    assert_eq!(evaluate(&board, &params(100)), net);
+    assert_eq!(evaluate(&board, &params(0)), classical);
+    assert_eq!(
+        evaluate(&board, &params(50)),
+        (net * 50 + classical * 50) / 100
+    );
+    board.set_network(Some(residual));
+    let correction = board.line_patterns().network_score(me).unwrap();
+    assert_eq!(evaluate(&board, &params(100)), classical + correction);
+    assert_eq!(evaluate(&board, &params(50)), classical + correction / 2);
+}

@@ -29,6 +29,7 @@ const USAGE: &str = "usage: wuzi-train --data FILE[,FILE...] --out NET [options]
   --val K         every K-th game is held out for validation (default 20)
   --buffer N      positions shuffled together (default 1000000)
   --keep-forced   also train on positions the search proved won or lost
+  --residual      learn a correction to the classical evaluation (added to it in the engine)
 usage: wuzi-train --quantise NET.wzf --out NET.wzq
   writes the engine's integer network (nnue::network) from a float one";
 
@@ -47,6 +48,7 @@ struct Options {
     val: u64,
     buffer: usize,
     keep_forced: bool,
+    residual: bool,
 }
 
 struct Sample {
@@ -92,6 +94,7 @@ fn parse() -> Result<Options> {
         val: 20,
         buffer: 1_000_000,
         keep_forced: false,
+        residual: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -111,6 +114,7 @@ fn parse() -> Result<Options> {
             "--val" => o.val = value()?.parse::<u64>()?.max(2),
             "--buffer" => o.buffer = value()?.parse::<usize>()?.max(1),
             "--keep-forced" => o.keep_forced = true,
+            "--residual" => o.residual = true,
             _ => bail!("unknown argument {a}\n{USAGE}"),
         }
     }
@@ -149,9 +153,13 @@ fn each_position(o: &Options, mut f: impl FnMut(bool, &Board, f32, i8)) -> Resul
     Ok(game_no)
 }
 
-fn sample(board: &Board, score: f32, result: i8, lambda: f32) -> Sample {
+fn sample(board: &Board, score: f32, result: i8, o: &Options) -> Sample {
+    let lambda = o.lambda;
     let me = board.to_move();
     let mut x = Inputs::default();
+    if o.residual {
+        x.base = evaluate(board, &EvalParams::default()) as f32 / SCORE_SCALE;
+    }
     active(board, me, &mut x.own);
     active(board, me.opp(), &mut x.opp);
     let won = (result as f32 + 1.0) / 2.0;
@@ -185,7 +193,7 @@ fn run() -> Result<()> {
     let params = EvalParams::default();
     let games = each_position(&o, |held, board, score, result| {
         if held {
-            val.push(sample(board, score, result, o.lambda));
+            val.push(sample(board, score, result, &o));
             classical.push(evaluate(board, &params) as f32);
         } else {
             train_count += 1;
@@ -203,6 +211,7 @@ fn run() -> Result<()> {
         );
     }
     let mut model = Model::new(o.seed);
+    model.residual = o.residual;
     let mut adam = Adam::new(o.lr);
     let mut grad = vec![0.0f32; PARAMS];
     let mut rng = Rng(o.seed ^ 0x5EED);
@@ -235,7 +244,7 @@ fn run() -> Result<()> {
             if held {
                 return;
             }
-            buffer.push(sample(board, score, result, o.lambda));
+            buffer.push(sample(board, score, result, &o));
             if buffer.len() >= o.buffer {
                 train(&mut buffer, &mut model);
             }
@@ -283,7 +292,12 @@ fn run() -> Result<()> {
         o.batch,
         o.lambda,
         o.val,
-        if o.keep_forced { " --keep-forced" } else { "" },
+        match (o.keep_forced, o.residual) {
+            (false, false) => "",
+            (true, false) => " --keep-forced",
+            (false, true) => " --residual",
+            (true, true) => " --keep-forced --residual",
+        },
         val.len(),
         last.0,
         last.1

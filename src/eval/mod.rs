@@ -38,6 +38,10 @@ pub struct EvalParams {
     /// The network (`crate::nnue::network`: the embedded one, or the file `WUZI_NNUE` names)
     /// evaluates instead, from the accumulators the board keeps once the search asks for them.
     pub nnue: bool,
+    /// With `nnue`, the network's share of the evaluation in percent; the classical one has
+    /// the rest (100: the network alone). A residual network's correction is added to the
+    /// whole classical evaluation, scaled by it.
+    pub nnue_mix: i32,
 }
 
 impl Default for EvalParams {
@@ -52,6 +56,7 @@ impl Default for EvalParams {
             pattern_order: true,
             order_scale: 450,
             nnue: false,
+            nnue_mix: 100,
         }
     }
 }
@@ -65,7 +70,20 @@ pub const EVAL_BOUND: i32 = 10_000_000;
 pub fn evaluate(board: &Board, params: &EvalParams) -> i32 {
     let me = board.to_move();
     if params.nnue {
-        if let Some(score) = board.line_patterns().network_score(me) {
+        let lines = board.line_patterns();
+        if let Some(score) = lines.network_score(me) {
+            let residual = lines.network().is_some_and(|n| n.residual);
+            let mix = params.nnue_mix;
+            let score = if mix >= 100 && !residual {
+                score
+            } else {
+                let classical = evaluate_tally(board.rule(), me, lines.tally(), params);
+                if residual {
+                    classical + score * mix / 100
+                } else {
+                    (score * mix + classical * (100 - mix)) / 100
+                }
+            };
             return score.clamp(-EVAL_BOUND + 1, EVAL_BOUND - 1);
         }
     }

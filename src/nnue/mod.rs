@@ -55,7 +55,7 @@ pub fn network() -> Option<&'static Network> {
                 Some(path) => std::fs::read(&path)
                     .map_err(|e| e.to_string())
                     .and_then(|bytes| {
-                        if bytes.starts_with(b"WUZINNF1") {
+                        if bytes.starts_with(b"WUZINNF") {
                             Model::load(&mut bytes.as_slice())
                                 .map(|(m, text)| Network::quantise(&m, &text))
                                 .map_err(|e| e.to_string())

@@ -25,12 +25,19 @@ pub const H2: usize = 32;
 /// one code).
 pub const COUNT_SCALE: f32 = 32.0;
 
-const MAGIC: &[u8; 8] = b"WUZINNF1";
+const MAGIC: &[u8; 8] = b"WUZINNF2";
+/// The first format: no flags word (never residual).
+const MAGIC_V1: &[u8; 8] = b"WUZINNF1";
+/// Flags word: `Model::residual`.
+pub const FLAG_RESIDUAL: u32 = 1;
 
 /// Every parameter, in one vector so that the optimiser treats them alike.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     pub w: Vec<f32>,
+    /// The network learns a correction to the classical evaluation: its output is added to
+    /// `Inputs::base`, the classical score in logits (`wuzi-train --residual`).
+    pub residual: bool,
 }
 
 /// Where each parameter block starts in `Model::w`.
@@ -61,6 +68,8 @@ pub struct Blocks<'a> {
 pub struct Inputs {
     pub own: Vec<(u16, u16)>,
     pub opp: Vec<(u16, u16)>,
+    /// Added to the output: the classical evaluation in logits for a residual network, else 0.
+    pub base: f32,
 }
 
 /// What the backward pass needs from the forward one.
@@ -96,7 +105,7 @@ impl Model {
         fill(&mut w[W1..B1], (1.0 / (2 * D) as f32).sqrt(), &mut rng);
         fill(&mut w[W2..B2], (1.0 / H1 as f32).sqrt(), &mut rng);
         fill(&mut w[W3..B3], (1.0 / H2 as f32).sqrt(), &mut rng);
-        Model { w }
+        Model { w, residual: false }
     }
 
     fn forward(&self, x: &Inputs) -> Trace {
@@ -124,7 +133,7 @@ impl Model {
             *z = w[B2 + j] + row.iter().zip(&h1).map(|(a, b)| a * b).sum::<f32>();
         }
         let h2 = z2.map(clamp01);
-        let out = w[B3] + w[W3..B3].iter().zip(&h2).map(|(a, b)| a * b).sum::<f32>();
+        let out = w[B3] + w[W3..B3].iter().zip(&h2).map(|(a, b)| a * b).sum::<f32>() + x.base;
         Trace { z0, z1, z2, out }
     }
 
@@ -220,6 +229,7 @@ impl Model {
     /// Writes the weights with a provenance text (data, command, seed, loss).
     pub fn save(&self, w: &mut impl Write, provenance: &str) -> io::Result<()> {
         w.write_all(MAGIC)?;
+        w.write_all(&(self.residual as u32 * FLAG_RESIDUAL).to_le_bytes())?;
         for v in [INPUTS, D, H1, H2, provenance.len()] {
             w.write_all(&(v as u32).to_le_bytes())?;
         }
@@ -235,8 +245,16 @@ impl Model {
         let bad = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
         let mut magic = [0u8; 8];
         r.read_exact(&mut magic)?;
-        if &magic != MAGIC {
-            return Err(bad("not a Wuzi float network (no WUZINNF1 header)".into()));
+        let mut flags = 0;
+        if &magic == MAGIC {
+            let mut b = [0u8; 4];
+            r.read_exact(&mut b)?;
+            flags = u32::from_le_bytes(b);
+            if flags & !FLAG_RESIDUAL != 0 {
+                return Err(bad(format!("unknown network flags {flags:#x}")));
+            }
+        } else if &magic != MAGIC_V1 {
+            return Err(bad("not a Wuzi float network (no WUZINNF header)".into()));
         }
         let mut dims = [0u32; 5];
         for d in &mut dims {
@@ -259,7 +277,11 @@ impl Model {
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        Ok((Model { w }, String::from_utf8_lossy(&text).into_owned()))
+        let residual = flags & FLAG_RESIDUAL != 0;
+        Ok((
+            Model { w, residual },
+            String::from_utf8_lossy(&text).into_owned(),
+        ))
     }
 }
 
@@ -311,6 +333,7 @@ mod tests {
         Inputs {
             own: vec![(3, 40), (100, 5), (700, 1)],
             opp: vec![(3, 38), (101, 7), (702, 2)],
+            base: 0.3,
         }
     }
 
@@ -382,5 +405,18 @@ mod tests {
         let e = Model::load(&mut other.as_slice()).unwrap_err();
         assert!(e.to_string().contains("shape"), "{e}");
         assert!(Model::load(&mut &b"WUZIDATA"[..]).is_err());
+        // A residual network keeps its flag; the first format (no flags word) still loads.
+        let mut r = Model::new(4);
+        r.residual = true;
+        let mut bytes = Vec::new();
+        r.save(&mut bytes, "residual").unwrap();
+        assert_eq!(Model::load(&mut bytes.as_slice()).unwrap().0, r);
+        let mut v1 = b"WUZINNF1".to_vec();
+        v1.extend_from_slice(&bytes[12..]);
+        let (old, _) = Model::load(&mut v1.as_slice()).unwrap();
+        assert_eq!((old.residual, old.w), (false, r.w));
+        let mut flags = bytes.clone();
+        flags[8] = 6;
+        assert!(Model::load(&mut flags.as_slice()).is_err());
     }
 }

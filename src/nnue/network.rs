@@ -38,6 +38,7 @@ const OUT_SCALE: i64 = 1 << (2 * H_SHIFT);
 pub const SCORE_PER_LOGIT: i64 = 200;
 
 const MAGIC: &[u8; 8] = b"WUZINNQ1";
+use super::model::FLAG_RESIDUAL;
 
 /// The quantised network.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +53,8 @@ pub struct Network {
     pub b2: [i32; H2],
     pub w3: [i16; H2],
     pub b3: i64,
+    /// The output corrects the classical evaluation (`Model::residual`): the engine adds it.
+    pub residual: bool,
     /// Where the weights came from (data, commands, seed, loss), as the trainer wrote it.
     pub provenance: String,
 }
@@ -81,6 +84,7 @@ impl Network {
             b2: [0; H2],
             w3: [0; H2],
             b3: 0,
+            residual: m.residual,
             provenance: provenance.to_string(),
         };
         // Biases up to 16 in float: with the weights' limit a layer's sum stays below 2^31.
@@ -136,6 +140,7 @@ impl Network {
     /// Writes the network: magic, shape, provenance, then the integers little-endian.
     pub fn save(&self, w: &mut impl Write) -> io::Result<()> {
         w.write_all(MAGIC)?;
+        w.write_all(&(self.residual as u32 * FLAG_RESIDUAL).to_le_bytes())?;
         for v in [INPUTS, D, H1, H2, self.provenance.len()] {
             w.write_all(&(v as u32).to_le_bytes())?;
         }
@@ -166,11 +171,18 @@ impl Network {
         r.read_exact(&mut magic)
             .map_err(|_| "too short for a network header".to_string())?;
         if &magic != MAGIC {
-            return Err(if &magic == b"WUZINNF1" {
+            return Err(if magic.starts_with(b"WUZINNF") {
                 "a float network: quantise it with wuzi-train --quantise".into()
             } else {
                 "not a Wuzi network (no WUZINNQ1 header)".into()
             });
+        }
+        let mut b = [0u8; 4];
+        r.read_exact(&mut b)
+            .map_err(|_| "too short for a network header".to_string())?;
+        let flags = u32::from_le_bytes(b);
+        if flags & !FLAG_RESIDUAL != 0 {
+            return Err(format!("unknown network flags {flags:#x}"));
         }
         let mut dims = [0u32; 5];
         for d in &mut dims {
@@ -223,6 +235,7 @@ impl Network {
             b2: [0; H2],
             w3: [0; H2],
             b3: 0,
+            residual: flags & FLAG_RESIDUAL != 0,
             provenance,
         };
         net.b0.copy_from_slice(&i32s(take(D * 4)));
@@ -438,7 +451,7 @@ mod tests {
         long.push(0);
         assert!(Network::load(&long).unwrap_err().contains("bytes"));
         let mut shape = bytes.clone();
-        shape[12] ^= 1;
+        shape[16] ^= 1;
         assert!(Network::load(&shape).unwrap_err().contains("shape"));
         assert!(Network::load(b"WUZIN").unwrap_err().contains("short"));
         assert!(Network::load(b"WUZINNF1....")

@@ -353,6 +353,9 @@ impl Params {
                 .map(|v| self.defend_widen = v as u8),
             "pattern_eval" => flag(&mut self.eval.pattern_eval),
             "nnue" => flag(&mut self.eval.nnue),
+            "nnue_mix" => int
+                .filter(|v| (0..=100).contains(v))
+                .map(|v| self.eval.nnue_mix = v),
             "threat_eval" => flag(&mut self.eval.threat_eval),
             "pattern_order" => flag(&mut self.eval.pattern_order),
             "order_scale" => int
