@@ -150,6 +150,9 @@ fn stats(file: &str) -> Result<()> {
     let mut reader = Reader::new(std::io::BufReader::new(f));
     let mut by: std::collections::BTreeMap<(String, usize), (u64, u64)> = Default::default();
     let (mut games, mut results, mut checksum) = (0u64, [0u64; 3], 0u64);
+    // One pass, so that a pipe (`--stats <(cat part-*)`) counts as a file does.
+    let (mut all, mut forced) = (0u64, 0u64);
+    let mut seen = std::collections::HashSet::new();
     while let Some(g) = reader.next_game()? {
         games += 1;
         // Order-free: the shards of a run, concatenated, give the whole run's checksum.
@@ -160,18 +163,13 @@ fn stats(file: &str) -> Result<()> {
             .or_default();
         e.0 += 1;
         e.1 += g.labels.len() as u64;
+        for s in g.samples() {
+            all += 1;
+            forced += (s.label.flags & wuzi::nnue::data::FORCED != 0) as u64;
+            seen.insert(wuzi::nnue::data::position_key(&s));
+        }
     }
-    let f = File::open(file)?;
-    let (mut all, mut forced) = (0u64, 0u64);
-    for s in Reader::new(std::io::BufReader::new(f)).samples(false) {
-        let s = s?;
-        all += 1;
-        forced += (s.label.flags & wuzi::nnue::data::FORCED != 0) as u64;
-    }
-    let f = File::open(file)?;
-    let unique = Reader::new(std::io::BufReader::new(f))
-        .samples(true)
-        .count();
+    let unique = seen.len();
     let mut out = std::io::stdout().lock();
     // A closed pipe (`| head`) ends the report, not the program with a panic.
     let _ = writeln!(

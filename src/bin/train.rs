@@ -13,7 +13,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use wuzi::board::Board;
 use wuzi::eval::{evaluate, EvalParams};
-use wuzi::nnue::data::{Reader, FORCED};
+use wuzi::nnue::data::{position_key, Reader, FORCED};
 use wuzi::nnue::features::active;
 use wuzi::nnue::model::{sigmoid, Adam, Inputs, Model, PARAMS};
 use wuzi::nnue::network::Network;
@@ -142,8 +142,7 @@ fn each_position(o: &Options, mut f: impl FnMut(bool, &Board, f32, i8)) -> Resul
                 if s.label.flags & FORCED != 0 && !o.keep_forced {
                     continue;
                 }
-                let key = s.board.key() ^ (s.rule.info_value() as u64).wrapping_mul(0x9E37);
-                if !seen.insert(key) {
+                if !seen.insert(position_key(&s)) {
                     continue;
                 }
                 f(held, &s.board, s.label.score as f32, s.result);

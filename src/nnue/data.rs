@@ -64,6 +64,11 @@ pub struct Sample {
     pub result: i8,
 }
 
+/// What makes two samples the same position: the stones, the side to move and the rule.
+pub fn position_key(s: &Sample) -> u64 {
+    s.board.key() ^ (s.rule.info_value() as u64).wrapping_mul(0x9E37)
+}
+
 impl GameRecord {
     /// The labelled positions, replayed from the moves.
     pub fn samples(&self) -> impl Iterator<Item = Sample> + '_ {
@@ -297,8 +302,7 @@ impl<R: Read> Reader<R> {
         let mut failed = false;
         std::iter::from_fn(move || loop {
             if let Some(s) = pending.next() {
-                let key = s.board.key() ^ (s.rule.info_value() as u64).wrapping_mul(0x9E37);
-                if dedup && !seen.insert(key) {
+                if dedup && !seen.insert(position_key(&s)) {
                     continue;
                 }
                 return Some(Ok(s));
