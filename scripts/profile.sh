@@ -4,6 +4,7 @@
 # to a fixed node budget through the protocol, one search after the other, and callgrind_annotate
 # prints the functions' own instruction counts.
 #   usage: scripts/profile.sh [NODES] [BINARY]     (default 100000 nodes, the release build)
+#   WUZI_PROFILE_INFO="wuzi_nnue=1 ..." sends INFO wuzi_nnue 1 ... first (the network's cost).
 # Needs valgrind. The pattern tables' build (pattern::build) is a fixed start-up cost.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,7 @@ while IFS= read -r line; do
     START*)
         read -r reply <&"${ENGINE[0]}"
         send "INFO max_node $nodes"
+        for kv in ${WUZI_PROFILE_INFO:-}; do send "INFO ${kv/=/ }"; done
         ;;
     DONE)
         # The answer to the board is the first line that is a move; MESSAGE lines come before.
