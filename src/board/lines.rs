@@ -39,6 +39,8 @@ struct Read {
     /// The learned move-ordering scores (`IndexWeight::mine`, `theirs`).
     mine: i16,
     theirs: i16,
+    /// The pattern code (the network's input row within the colour's table).
+    pcode: u16,
 }
 
 /// What the empty cells add up to: the pattern evaluation's sums and the threat class counts.
@@ -333,9 +335,8 @@ impl Lines {
             for c in 0..2 {
                 self.acc[c] = net.b0;
                 for i in 0..self.cells.len() {
-                    let index = self.cells[i].index[c];
-                    if index != OCCUPIED {
-                        self.acc_add(net, c, index, 1);
+                    if self.cells[i].index[c] != OCCUPIED {
+                        self.acc_add(net, c, self.cells[i].read[c].pcode, 1);
                     }
                 }
             }
@@ -359,30 +360,32 @@ impl Lines {
         Some(net.score(&self.acc[mover.index()], &self.acc[mover.opp().index()]))
     }
 
-    /// Adds (`sign` 1) or takes away (-1) the embedding row of colour `c`'s shape index.
+    /// Where colour `c`'s rows start in the network's embedding (its table under the rule).
     #[inline(always)]
-    fn acc_add(&mut self, net: &Network, c: usize, index: u16, sign: i32) {
+    fn table_base(&self, c: usize) -> usize {
         let color = if c == 0 { Color::Black } else { Color::White };
-        let k = features::table(self.rule, color) * pattern::PCODES
-            + pattern::pcode_of_index(index) as usize;
-        let row = net.row(k);
+        features::table(self.rule, color) * pattern::PCODES
+    }
+
+    /// Adds (`sign` 1) or takes away (-1) the embedding row of colour `c`'s pattern code.
+    #[inline(always)]
+    fn acc_add(&mut self, net: &Network, c: usize, pcode: u16, sign: i32) {
+        let row = net.row(self.table_base(c) + pcode as usize);
         for (a, &r) in self.acc[c].iter_mut().zip(row) {
-            *a += sign * r as i32;
+            *a += sign * r;
         }
     }
 
-    /// Replaces colour `c`'s embedding row of shape index `was` by that of `now`.
+    /// Replaces colour `c`'s embedding row of pattern code `was` by that of `now`.
     #[inline(always)]
     fn acc_replace(&mut self, net: &Network, c: usize, was: u16, now: u16) {
-        let color = if c == 0 { Color::Black } else { Color::White };
-        let base = features::table(self.rule, color) * pattern::PCODES;
-        let (a, b) = (pattern::pcode_of_index(was), pattern::pcode_of_index(now));
-        if a == b {
+        if was == now {
             return;
         }
-        let (old, new) = (net.row(base + a as usize), net.row(base + b as usize));
+        let base = self.table_base(c);
+        let (old, new) = (net.row(base + was as usize), net.row(base + now as usize));
         for ((x, &o), &n) in self.acc[c].iter_mut().zip(old).zip(new) {
-            *x += n as i32 - o as i32;
+            *x += n - o;
         }
     }
 
@@ -429,7 +432,7 @@ impl Lines {
         let read = self.cells[i].read[c];
         self.tally.add(c, read, 1);
         if let Some(net) = self.net {
-            self.acc_add(net, c, self.cells[i].index[c], 1);
+            self.acc_add(net, c, read.pcode, 1);
         }
         let bit = 1 << (i % 64);
         if read.class.is_four() {
@@ -459,7 +462,7 @@ impl Lines {
         let read = self.cells[i].read[c];
         self.tally.add(c, read, -1);
         if let Some(net) = self.net {
-            self.acc_add(net, c, self.cells[i].index[c], -1);
+            self.acc_add(net, c, read.pcode, -1);
         }
         if read.class.is_four() {
             self.fours[c][i / 64] &= !(1 << (i % 64));
@@ -477,6 +480,7 @@ impl Lines {
             waiter: w.waiter,
             mine: w.mine,
             theirs: w.theirs,
+            pcode: w.pcode,
         }
     }
 
@@ -506,14 +510,13 @@ impl Lines {
             let index = cell.index[c] + shape as u16 * POWERS[d] - was as u16 * POWERS[d];
             let read = self.read(c, index);
             let old = cell.read[c];
-            let old_index = cell.index[c];
             let cell = &mut self.cells[q];
             cell.shapes[c][d] = shape;
             cell.index[c] = index;
             cell.read[c] = read;
             self.recount(c, q, old, read);
             if let Some(net) = self.net {
-                self.acc_replace(net, c, old_index, index);
+                self.acc_replace(net, c, old.pcode, read.pcode);
             }
         }
     }

@@ -38,6 +38,23 @@ const OUT_SCALE: i64 = 1 << (2 * H_SHIFT);
 pub const SCORE_PER_LOGIT: i64 = 200;
 
 const MAGIC: &[u8; 8] = b"WUZINNQ1";
+
+/// An embedding row, aligned to a cache line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(align(64))]
+struct Row([i32; D]);
+
+impl AsRef<[i32; D]> for Row {
+    fn as_ref(&self) -> &[i32; D] {
+        &self.0
+    }
+}
+
+fn widen(emb: &[i16]) -> Vec<Row> {
+    emb.chunks_exact(D)
+        .map(|r| Row(std::array::from_fn(|k| r[k] as i32)))
+        .collect()
+}
 use super::model::FLAG_RESIDUAL;
 
 /// The quantised network.
@@ -45,6 +62,8 @@ use super::model::FLAG_RESIDUAL;
 pub struct Network {
     /// `INPUTS` rows of `D`: a cell's contribution (already divided by `COUNT_SCALE`).
     pub emb: Vec<i16>,
+    /// `emb` widened, one aligned row an input.
+    wide: Vec<Row>,
     pub b0: [i32; D],
     /// Row `j` holds output `j`'s weights over `[own, opp]`.
     pub w1: [[i16; 2 * D]; H1],
@@ -74,8 +93,9 @@ impl Network {
             .emb
             .iter()
             .map(|&x| q::<i16>(x / COUNT_SCALE, acc_one, -32767, 32767))
-            .collect();
+            .collect::<Vec<i16>>();
         let mut net = Network {
+            wide: widen(&emb),
             emb,
             b0: [0; D],
             w1: [[0; 2 * D]; H1],
@@ -112,10 +132,11 @@ impl Network {
         net
     }
 
-    /// The embedding row of input `k`.
+    /// The embedding row of input `k`, widened to i32 (the accumulators' type, so that an
+    /// update is plain adds).
     #[inline(always)]
-    pub fn row(&self, k: usize) -> &[i16] {
-        &self.emb[k * D..(k + 1) * D]
+    pub fn row(&self, k: usize) -> &[i32; D] {
+        self.wide[k].as_ref()
     }
 
     /// The position's score for the side to move from the accumulators of the side to move
@@ -227,6 +248,7 @@ impl Network {
         };
         let emb = i16s(take(INPUTS * D * 2));
         let mut net = Network {
+            wide: widen(&emb),
             emb,
             b0: [0; D],
             w1: [[0; 2 * D]; H1],

@@ -79,6 +79,8 @@ pub struct IndexWeight {
     pub waiter: i16,
     pub mine: i16,
     pub theirs: i16,
+    /// The index's pattern code (the network's input row within its table).
+    pub pcode: u16,
 }
 
 /// `PatternWeights` and `OrderWeights` spread over shape indices (see
@@ -105,6 +107,7 @@ pub fn index_weights(rule: Rule, c: Color) -> &'static IndexWeights {
                 waiter: w.waiter[k],
                 mine: mine.mine[k],
                 theirs: theirs.theirs[k],
+                pcode: k as u16,
             };
         }
         IndexWeights { by_index }
