@@ -189,3 +189,45 @@ fn mixed_and_residual_evaluations_add_up() {
     assert_eq!(evaluate(&board, &params(100)), classical + correction);
     assert_eq!(evaluate(&board, &params(50)), classical + correction / 2);
 }
+
+/// The threat search pauses the accumulators (it takes back its moves and evaluates nothing):
+/// after a VCF search and a VCT search they equal a recompute again, and they update again.
+#[test]
+fn accumulators_survive_a_paused_threat_search() {
+    use wuzi::search::threats::Solver;
+    let net = shipped();
+    let dims = Dims::new(15, 15).unwrap();
+    let mut board = Board::with_rule(dims, Rule::Freestyle);
+    for (x, y) in [
+        (7, 7),
+        (0, 0),
+        (8, 7),
+        (0, 14),
+        (7, 8),
+        (14, 0),
+        (8, 9),
+        (14, 14),
+    ] {
+        board.play(Pos::new(x, y));
+    }
+    board.set_network(Some(net));
+    let before = board.line_patterns().network_score(board.to_move());
+    let mut solver = Solver::new(Rule::Freestyle);
+    let vcf = solver.vcf(&mut board, 120, 200_000);
+    let vct = solver.vct(&mut board, 6, 200_000);
+    assert!(
+        vcf.is_some() || vct.is_some(),
+        "the attacker has a threat win here"
+    );
+    assert!(
+        solver.nodes > 10,
+        "the solver searched: {} nodes",
+        solver.nodes
+    );
+    board.verify().unwrap();
+    assert_eq!(board.line_patterns().network_score(board.to_move()), before);
+    // Not paused any more: a move updates them, and verify recomputes them.
+    board.play(Pos::new(9, 9));
+    board.verify().unwrap();
+    assert_ne!(board.line_patterns().network_score(board.to_move()), before);
+}

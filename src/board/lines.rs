@@ -129,6 +129,9 @@ pub struct Lines {
     acc: [[i32; D]; 2],
     /// The accumulators before each move of `marks` (kept only with a network).
     saved_acc: Vec<[[i32; D]; 2]>,
+    /// The accumulators are left as they are (`pause_network`): the moves made meanwhile are
+    /// all taken back before it ends, and nothing is evaluated.
+    net_paused: bool,
 }
 
 impl Lines {
@@ -182,6 +185,7 @@ impl Lines {
             net: None,
             acc: [[0; D]; 2],
             saved_acc: Vec::new(),
+            net_paused: false,
         };
         for i in (0..cells).filter(|&i| code(i) == pattern::EMPTY) {
             lines.vacate_cell(i);
@@ -198,6 +202,10 @@ impl Lines {
         if rule == self.rule {
             return;
         }
+        debug_assert!(
+            !self.net_paused,
+            "a rule change while the network is paused"
+        );
         let empty: Vec<usize> = (0..self.cells.len())
             .filter(|&i| self.cells[i].index[0] != OCCUPIED)
             .collect();
@@ -231,7 +239,7 @@ impl Lines {
                 self.saved_bits.extend_from_slice(&self.fours[c]);
                 self.saved_bits.extend_from_slice(&self.fives[c]);
             }
-            if self.net.is_some() {
+            if self.live_net().is_some() {
                 self.saved_acc.push(self.acc);
             }
             self.save(i);
@@ -293,7 +301,7 @@ impl Lines {
             cell.read = saved.read;
         }
         self.tally = mark.tally;
-        if self.net.is_some() {
+        if self.live_net().is_some() {
             if let Some(acc) = self.saved_acc.pop() {
                 self.acc = acc;
             }
@@ -346,6 +354,28 @@ impl Lines {
     /// The accumulators (black's, white's), all zero when no network is kept.
     pub fn accumulators(&self) -> &[[i32; D]; 2] {
         &self.acc
+    }
+
+    /// Stops updating the accumulators until `resume_network(returned value)`: for a threat
+    /// search, which takes back every move it makes and evaluates nothing. Returns whether they
+    /// were paused already.
+    pub fn pause_network(&mut self) -> bool {
+        std::mem::replace(&mut self.net_paused, true)
+    }
+
+    /// Ends a `pause_network` (given what it returned).
+    pub fn resume_network(&mut self, paused: bool) {
+        self.net_paused = paused;
+    }
+
+    /// The network to update the accumulators of: none while paused.
+    #[inline(always)]
+    fn live_net(&self) -> Option<&'static Network> {
+        if self.net_paused {
+            None
+        } else {
+            self.net
+        }
     }
 
     /// The network whose accumulators are kept, if any.
@@ -431,7 +461,7 @@ impl Lines {
     fn count(&mut self, c: usize, i: usize) {
         let read = self.cells[i].read[c];
         self.tally.add(c, read, 1);
-        if let Some(net) = self.net {
+        if let Some(net) = self.live_net() {
             self.acc_add(net, c, read.pcode, 1);
         }
         let bit = 1 << (i % 64);
@@ -461,7 +491,7 @@ impl Lines {
     fn uncount(&mut self, c: usize, i: usize) {
         let read = self.cells[i].read[c];
         self.tally.add(c, read, -1);
-        if let Some(net) = self.net {
+        if let Some(net) = self.live_net() {
             self.acc_add(net, c, read.pcode, -1);
         }
         if read.class.is_four() {
@@ -515,7 +545,7 @@ impl Lines {
             cell.index[c] = index;
             cell.read[c] = read;
             self.recount(c, q, old, read);
-            if let Some(net) = self.net {
+            if let Some(net) = self.live_net() {
                 self.acc_replace(net, c, old.pcode, read.pcode);
             }
         }
@@ -660,7 +690,8 @@ impl Lines {
         if self.fives != other.fives {
             return Some("five bits differ".into());
         }
-        if self.net.is_some() && other.net.is_some() && self.acc != other.acc {
+        let live = self.live_net().is_some();
+        if live && other.net.is_some() && self.acc != other.acc {
             return Some("network accumulators differ".into());
         }
         None

@@ -69,6 +69,13 @@ pub fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
+/// What `Board::pause_network` returns, for its `resume_network`.
+#[must_use]
+pub struct NetworkPause {
+    was: bool,
+    stones: usize,
+}
+
 /// A board position with everything derived from it kept up to date.
 /// Invariants: `wincount`, `lines`, `key`, `empty` and `candidates` equal what `verify`
 /// re-derives from the cells; `saved` holds the candidate words from before each stone of
@@ -149,6 +156,25 @@ impl Board {
     /// Keeps the accumulators of `net` up to date from now on (`None`: none kept).
     pub fn set_network(&mut self, net: Option<&'static crate::nnue::network::Network>) {
         self.lines.set_network(net);
+    }
+
+    /// Stops updating the network's accumulators until `resume_network` (a threat search,
+    /// which takes back every move it makes and evaluates nothing).
+    pub fn pause_network(&mut self) -> NetworkPause {
+        NetworkPause {
+            was: self.lines.pause_network(),
+            stones: self.history.len(),
+        }
+    }
+
+    /// Ends a `pause_network`: the board must be as it was then.
+    pub fn resume_network(&mut self, pause: NetworkPause) {
+        debug_assert_eq!(
+            self.history.len(),
+            pause.stones,
+            "moves left from a paused search"
+        );
+        self.lines.resume_network(pause.was);
     }
 
     /// The line patterns of every cell.

@@ -181,6 +181,13 @@ impl<'a> Solver<'a> {
     /// Searches a VCF for the side to move with at most `max_fours` fours and `budget` nodes,
     /// shorter ones first. Returns the plies to the five (1 when a five is on the board already).
     pub fn vcf(&mut self, board: &mut Board, max_fours: u32, budget: u64) -> Option<i32> {
+        let paused = board.pause_network();
+        let r = self.vcf_unpaused(board, max_fours, budget);
+        board.resume_network(paused);
+        r
+    }
+
+    fn vcf_unpaused(&mut self, board: &mut Board, max_fours: u32, budget: u64) -> Option<i32> {
         let forced = match self.root_start(board, budget) {
             Ok(forced) => forced,
             Err(settled) => return settled,
@@ -208,6 +215,19 @@ impl<'a> Solver<'a> {
         budget: u64,
         fours: &[u16],
     ) -> Option<i32> {
+        let paused = board.pause_network();
+        let r = self.vcf_quiet_unpaused(board, max_fours, budget, fours);
+        board.resume_network(paused);
+        r
+    }
+
+    fn vcf_quiet_unpaused(
+        &mut self,
+        board: &mut Board,
+        max_fours: u32,
+        budget: u64,
+        fours: &[u16],
+    ) -> Option<i32> {
         self.begin_on(board, budget);
         if fours.is_empty() {
             return None;
@@ -226,6 +246,18 @@ impl<'a> Solver<'a> {
     /// `points` must include every empty cell where the opponent has two windows holding three
     /// of its stones (the only places such a point can be).
     pub fn must_defend(&mut self, board: &mut Board, points: &[u16], out: &mut Vec<u16>) -> bool {
+        let paused = board.pause_network();
+        let r = self.must_defend_unpaused(board, points, out);
+        board.resume_network(paused);
+        r
+    }
+
+    fn must_defend_unpaused(
+        &mut self,
+        board: &mut Board,
+        points: &[u16],
+        out: &mut Vec<u16>,
+    ) -> bool {
         board.set_rule(self.rule);
         self.defences_among(board, board.to_move().opp(), points, out);
         !out.is_empty()
@@ -370,6 +402,19 @@ impl<'a> Solver<'a> {
         max_threats: u32,
         budget: u64,
     ) -> Option<i32> {
+        let paused = board.pause_network();
+        let r = self.wins_after_unpaused(board, last, max_threats, budget);
+        board.resume_network(paused);
+        r
+    }
+
+    fn wins_after_unpaused(
+        &mut self,
+        board: &mut Board,
+        last: u16,
+        max_threats: u32,
+        budget: u64,
+    ) -> Option<i32> {
         self.begin_on(board, budget);
         let def = board.to_move();
         let att = def.opp();
@@ -402,6 +447,13 @@ impl<'a> Solver<'a> {
     /// three with any move that stops it or with its own fours. `max_threats` bounds the
     /// attacker's moves, `budget` the nodes. Returns plies to the five as an upper bound.
     pub fn vct(&mut self, board: &mut Board, max_threats: u32, budget: u64) -> Option<i32> {
+        let paused = board.pause_network();
+        let r = self.vct_unpaused(board, max_threats, budget);
+        board.resume_network(paused);
+        r
+    }
+
+    fn vct_unpaused(&mut self, board: &mut Board, max_threats: u32, budget: u64) -> Option<i32> {
         let forced = match self.root_start(board, budget) {
             Ok(forced) => forced,
             Err(settled) => return settled,
