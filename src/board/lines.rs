@@ -9,7 +9,7 @@ use super::weights::{index_weights, IndexWeights};
 use super::windows::{Windows, NO_CELL};
 use crate::nnue::features;
 use crate::nnue::model::D;
-use crate::nnue::network::Network;
+use crate::nnue::network::{self, Network};
 use crate::rules::Rule;
 
 /// The shape index of an occupied cell.
@@ -401,9 +401,7 @@ impl Lines {
     #[inline(always)]
     fn acc_add(&mut self, net: &Network, c: usize, pcode: u16, sign: i32) {
         let row = net.row(self.table_base(c) + pcode as usize);
-        for (a, &r) in self.acc[c].iter_mut().zip(row) {
-            *a += sign * r;
-        }
+        network::row_add(&mut self.acc[c], row, sign);
     }
 
     /// Replaces colour `c`'s embedding row of pattern code `was` by that of `now`.
@@ -414,9 +412,7 @@ impl Lines {
         }
         let base = self.table_base(c);
         let (old, new) = (net.row(base + was as usize), net.row(base + now as usize));
-        for ((x, &o), &n) in self.acc[c].iter_mut().zip(old).zip(new) {
-            *x += n - o;
-        }
+        network::row_replace(&mut self.acc[c], old, new);
     }
 
     /// Saves cell `q`'s patterns for the undo of the move being made.

@@ -276,6 +276,32 @@ impl Network {
     }
 }
 
+/// `acc += sign * row`, with AVX2 when the CPU has it (the same integers either way).
+#[inline(always)]
+pub fn row_add(acc: &mut [i32; D], row: &[i32; D], sign: i32) {
+    if simd::avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time).
+        unsafe { simd::row_add(acc, row, sign) }
+    } else {
+        for (a, &r) in acc.iter_mut().zip(row) {
+            *a += sign * r;
+        }
+    }
+}
+
+/// `acc += new - old`, with AVX2 when the CPU has it.
+#[inline(always)]
+pub fn row_replace(acc: &mut [i32; D], old: &[i32; D], new: &[i32; D]) {
+    if simd::avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time).
+        unsafe { simd::row_replace(acc, old, new) }
+    } else {
+        for ((a, &o), &n) in acc.iter_mut().zip(old).zip(new) {
+            *a += n - o;
+        }
+    }
+}
+
 /// The first clamp: both accumulators as activations, the side to move's first.
 #[inline(always)]
 fn first_clamp(own: &[i32; D], opp: &[i32; D]) -> [i16; 2 * D] {
@@ -387,6 +413,39 @@ pub mod simd {
         }
     }
 
+    /// `super::row_add` with AVX2.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn row_add(acc: &mut [i32; D], row: &[i32; D], sign: i32) {
+        const _: () = assert!(D == 16);
+        let p = acc.as_mut_ptr() as *mut __m256i;
+        let r = row.as_ptr() as *const __m256i;
+        let s = _mm256_set1_epi32(sign);
+        for k in 0..2 {
+            let x = _mm256_mullo_epi32(_mm256_loadu_si256(r.add(k)), s);
+            _mm256_storeu_si256(p.add(k), _mm256_add_epi32(_mm256_loadu_si256(p.add(k)), x));
+        }
+    }
+
+    /// `super::row_replace` with AVX2.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn row_replace(acc: &mut [i32; D], old: &[i32; D], new: &[i32; D]) {
+        let p = acc.as_mut_ptr() as *mut __m256i;
+        let (o, n) = (
+            old.as_ptr() as *const __m256i,
+            new.as_ptr() as *const __m256i,
+        );
+        for k in 0..2 {
+            let d = _mm256_sub_epi32(_mm256_loadu_si256(n.add(k)), _mm256_loadu_si256(o.add(k)));
+            _mm256_storeu_si256(p.add(k), _mm256_add_epi32(_mm256_loadu_si256(p.add(k)), d));
+        }
+    }
+
     /// `head_scalar` with AVX2.
     ///
     /// # Safety
@@ -409,6 +468,20 @@ pub mod simd {
     #[inline(always)]
     pub fn avx2() -> bool {
         false
+    }
+
+    /// # Safety
+    /// Never called: `avx2()` is false on this target.
+    pub unsafe fn row_add(acc: &mut [i32; D], row: &[i32; D], sign: i32) {
+        let _ = (acc, row, sign);
+        unreachable!("no AVX2 on this target")
+    }
+
+    /// # Safety
+    /// Never called: `avx2()` is false on this target.
+    pub unsafe fn row_replace(acc: &mut [i32; D], old: &[i32; D], new: &[i32; D]) {
+        let _ = (acc, old, new);
+        unreachable!("no AVX2 on this target")
     }
 
     /// # Safety
@@ -455,6 +528,18 @@ mod tests {
                 let fast = unsafe { simd::head_avx2(&net, &h0) };
                 assert_eq!(fast, head_scalar(&net, &h0));
                 assert_eq!(net.score(&own, &opp), net.score_scalar(&own, &opp));
+                // The accumulator updates too.
+                let (mut a, mut b) = (own, own);
+                // SAFETY: AVX2 was detected above.
+                unsafe { simd::row_replace(&mut a, &opp, &own) };
+                b.iter_mut()
+                    .zip(&opp)
+                    .zip(&own)
+                    .for_each(|((x, o), n)| *x += n - o);
+                assert_eq!(a, b);
+                unsafe { simd::row_add(&mut a, &opp, -1) };
+                b.iter_mut().zip(&opp).for_each(|(x, o)| *x -= o);
+                assert_eq!(a, b);
                 outs.insert(fast);
             }
         }
