@@ -69,13 +69,6 @@ pub fn set_bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
-/// What `Board::pause_network` returns, for its `resume_network`.
-#[must_use]
-pub struct NetworkPause {
-    was: bool,
-    stones: usize,
-}
-
 /// A board position with everything derived from it kept up to date.
 /// Invariants: `wincount`, `lines`, `key`, `empty` and `candidates` equal what `verify`
 /// re-derives from the cells; `saved` holds the candidate words from before each stone of
@@ -158,23 +151,19 @@ impl Board {
         self.lines.set_network(net);
     }
 
-    /// Stops updating the network's accumulators until `resume_network` (a threat search,
-    /// which takes back every move it makes and evaluates nothing).
-    pub fn pause_network(&mut self) -> NetworkPause {
-        NetworkPause {
-            was: self.lines.pause_network(),
-            stones: self.history.len(),
-        }
-    }
-
-    /// Ends a `pause_network`: the board must be as it was then.
-    pub fn resume_network(&mut self, pause: NetworkPause) {
+    /// Runs `f` with the network's accumulators left as they are: for a threat search, which
+    /// takes back every move it makes and evaluates nothing (a debug check that it did).
+    pub fn without_network<R>(&mut self, f: impl FnOnce(&mut Board) -> R) -> R {
+        let was = self.lines.pause_network();
+        let stones = self.history.len();
+        let r = f(self);
         debug_assert_eq!(
             self.history.len(),
-            pause.stones,
+            stones,
             "moves left from a paused search"
         );
-        self.lines.resume_network(pause.was);
+        self.lines.resume_network(was);
+        r
     }
 
     /// The line patterns of every cell.

@@ -84,6 +84,23 @@ fn q<T: TryFrom<i64> + Copy>(x: f32, one: f32, lo: i64, hi: i64) -> T {
 }
 
 impl Network {
+    /// A network with embedding `emb` and every other weight zero (to be filled in).
+    fn zeroed(emb: Vec<i16>, residual: bool, provenance: String) -> Network {
+        Network {
+            wide: widen(&emb),
+            emb,
+            b0: [0; D],
+            w1: [[0; 2 * D]; H1],
+            b1: [0; H1],
+            w2: [[0; H1]; H2],
+            b2: [0; H2],
+            w3: [0; H2],
+            b3: 0,
+            residual,
+            provenance,
+        }
+    }
+
     /// Quantises a float model; weights beyond the integer range are clamped (the trainer
     /// keeps the hidden ones inside it).
     pub fn quantise(m: &Model, provenance: &str) -> Network {
@@ -94,19 +111,7 @@ impl Network {
             .iter()
             .map(|&x| q::<i16>(x / COUNT_SCALE, acc_one, -32767, 32767))
             .collect::<Vec<i16>>();
-        let mut net = Network {
-            wide: widen(&emb),
-            emb,
-            b0: [0; D],
-            w1: [[0; 2 * D]; H1],
-            b1: [0; H1],
-            w2: [[0; H1]; H2],
-            b2: [0; H2],
-            w3: [0; H2],
-            b3: 0,
-            residual: m.residual,
-            provenance: provenance.to_string(),
-        };
+        let mut net = Network::zeroed(emb, m.residual, provenance.to_string());
         // Biases up to 16 in float: with the weights' limit a layer's sum stays below 2^31.
         let big = 1i64 << 28;
         for k in 0..D {
@@ -247,19 +252,7 @@ impl Network {
                 .collect()
         };
         let emb = i16s(take(INPUTS * D * 2));
-        let mut net = Network {
-            wide: widen(&emb),
-            emb,
-            b0: [0; D],
-            w1: [[0; 2 * D]; H1],
-            b1: [0; H1],
-            w2: [[0; H1]; H2],
-            b2: [0; H2],
-            w3: [0; H2],
-            b3: 0,
-            residual: flags & FLAG_RESIDUAL != 0,
-            provenance,
-        };
+        let mut net = Network::zeroed(emb, flags & FLAG_RESIDUAL != 0, provenance);
         net.b0.copy_from_slice(&i32s(take(D * 4)));
         for row in &mut net.w1 {
             row.copy_from_slice(&i16s(take(2 * D * 2)));

@@ -181,10 +181,7 @@ impl<'a> Solver<'a> {
     /// Searches a VCF for the side to move with at most `max_fours` fours and `budget` nodes,
     /// shorter ones first. Returns the plies to the five (1 when a five is on the board already).
     pub fn vcf(&mut self, board: &mut Board, max_fours: u32, budget: u64) -> Option<i32> {
-        let paused = board.pause_network();
-        let r = self.vcf_unpaused(board, max_fours, budget);
-        board.resume_network(paused);
-        r
+        board.without_network(|board| self.vcf_unpaused(board, max_fours, budget))
     }
 
     fn vcf_unpaused(&mut self, board: &mut Board, max_fours: u32, budget: u64) -> Option<i32> {
@@ -215,10 +212,7 @@ impl<'a> Solver<'a> {
         budget: u64,
         fours: &[u16],
     ) -> Option<i32> {
-        let paused = board.pause_network();
-        let r = self.vcf_quiet_unpaused(board, max_fours, budget, fours);
-        board.resume_network(paused);
-        r
+        board.without_network(|board| self.vcf_quiet_unpaused(board, max_fours, budget, fours))
     }
 
     fn vcf_quiet_unpaused(
@@ -246,10 +240,7 @@ impl<'a> Solver<'a> {
     /// `points` must include every empty cell where the opponent has two windows holding three
     /// of its stones (the only places such a point can be).
     pub fn must_defend(&mut self, board: &mut Board, points: &[u16], out: &mut Vec<u16>) -> bool {
-        let paused = board.pause_network();
-        let r = self.must_defend_unpaused(board, points, out);
-        board.resume_network(paused);
-        r
+        board.without_network(|board| self.must_defend_unpaused(board, points, out))
     }
 
     fn must_defend_unpaused(
@@ -402,10 +393,7 @@ impl<'a> Solver<'a> {
         max_threats: u32,
         budget: u64,
     ) -> Option<i32> {
-        let paused = board.pause_network();
-        let r = self.wins_after_unpaused(board, last, max_threats, budget);
-        board.resume_network(paused);
-        r
+        board.without_network(|board| self.wins_after_unpaused(board, last, max_threats, budget))
     }
 
     fn wins_after_unpaused(
@@ -447,10 +435,7 @@ impl<'a> Solver<'a> {
     /// three with any move that stops it or with its own fours. `max_threats` bounds the
     /// attacker's moves, `budget` the nodes. Returns plies to the five as an upper bound.
     pub fn vct(&mut self, board: &mut Board, max_threats: u32, budget: u64) -> Option<i32> {
-        let paused = board.pause_network();
-        let r = self.vct_unpaused(board, max_threats, budget);
-        board.resume_network(paused);
-        r
+        board.without_network(|board| self.vct_unpaused(board, max_threats, budget))
     }
 
     fn vct_unpaused(&mut self, board: &mut Board, max_threats: u32, budget: u64) -> Option<i32> {
