@@ -30,14 +30,7 @@ fn main() -> ExitCode {
     }
     let mut params = wuzi::search::params::Params::default();
     while let Some(k) = args.iter().position(|a| a == "--set") {
-        let set = args
-            .get(k + 1)
-            .and_then(|v| v.split_once('='))
-            .and_then(|(name, value)| {
-                let value = value.parse().ok()?;
-                params.set(name, value).then_some(())
-            });
-        if set.is_none() {
+        if !args.get(k + 1).is_some_and(|v| params.set_pair(v)) {
             return usage();
         }
         args.drain(k..k + 2);

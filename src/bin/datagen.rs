@@ -59,10 +59,8 @@ fn run() -> Result<()> {
             "--threads" => threads = value()?.parse::<usize>()?.max(1),
             "--set" => {
                 let v = value()?;
-                let (name, x) = v.split_once('=').context("--set NAME=VALUE")?;
-                let x: i64 = x.parse().with_context(|| format!("--set {v}"))?;
-                if !cfg.params.set(name, x) {
-                    bail!("--set {v}: no such tunable or value out of range");
+                if !cfg.params.set_pair(v) {
+                    bail!("--set {v}: not NAME=VALUE, no such tunable, or out of range");
                 }
             }
             "--shard" => {

@@ -316,6 +316,14 @@ impl Default for Params {
 }
 
 impl Params {
+    /// Applies a command line's `NAME=VALUE` (`--set` of bench and datagen); `false` if it is
+    /// not of that form or `set` refuses it.
+    pub fn set_pair(&mut self, pair: &str) -> bool {
+        pair.split_once('=')
+            .and_then(|(name, value)| Some((name, value.parse().ok()?)))
+            .is_some_and(|(name, value)| self.set(name, value))
+    }
+
     /// Sets the tunable called `name` (its field name) to `value`; `false` if there is no such
     /// tunable or the value does not fit it.
     pub fn set(&mut self, name: &str, value: i64) -> bool {
@@ -582,6 +590,13 @@ mod tests {
         assert!(!p.set("se_double", -1));
         assert_eq!(p.se_double, Params::default().se_double);
         assert!(!p.set("no_such_tunable", 1));
+        // The command line's NAME=VALUE form.
+        assert!(p.set_pair("nnue_mix=40"));
+        assert_eq!(p.eval.nnue_mix, 40);
+        for bad in ["nnue_mix", "nnue_mix=", "nnue_mix=x", "=1", "nnue_mix=101"] {
+            assert!(!p.set_pair(bad), "{bad}");
+        }
+        assert_eq!(p.eval.nnue_mix, 40);
         // The history offset is kept where `history × 1024` cannot overflow.
         assert!(p.set("lmr_history_offset", 4000));
         assert!(!p.set("lmr_history_offset", 1 << 20));
