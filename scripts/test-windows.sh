@@ -14,6 +14,10 @@ rm -rf "$unpacked"
 mkdir -p "$unpacked"
 unzip -q dist/gomocup/pbrain-wuzi.zip -d "$unpacked"
 exe="wine $unpacked/pbrain-wuzi.exe"
+# One wineserver for the whole run (-p: it stays when no exe runs), so that no exe starts while
+# the previous one's server is shutting down; it is stopped on the way out, pass or fail.
+wineserver -p
+trap 'wineserver -k || true' EXIT
 # One start and END first, so that Wine's own first-run work is done before the fixtures.
 printf 'END\n' | $exe >/dev/null
 WUZI_ENGINE="$exe" cargo test --profile "$profile" --test fixtures

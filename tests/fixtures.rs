@@ -79,18 +79,25 @@ fn is_answer(line: &str) -> bool {
 
 /// Runs the transcript through an engine process. A command that starts a search gets its
 /// answer before the next line is written, as a manager waits for the move: a line that comes
-/// while the engine thinks may rightly stop the search (a GUI changing the position).
-fn run_external(cmd: &str, input: &[u8]) -> Vec<String> {
+/// while the engine thinks may rightly stop the search (a GUI changing the position). Returns the
+/// lines printed, and the exit status with the last of stderr, for a failure's report.
+fn run_external(cmd: &str, input: &[u8]) -> (Vec<String>, String) {
     let mut parts = cmd.split_whitespace();
     let program = parts.next().expect("WUZI_ENGINE names a program");
     let mut child = Command::new(program)
         .args(parts)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {cmd}: {e}"));
     let stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
+        text
+    });
     let (tx, rx) = mpsc::channel();
     let reader = std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines() {
@@ -104,9 +111,11 @@ fn run_external(cmd: &str, input: &[u8]) -> Vec<String> {
     // Nothing after END is ever read, and END itself would stop a search still running: the
     // input stops there, so end of input lets the pending move finish as it does in-process.
     for (line, printed, searched) in script_marks(input) {
-        stdin.write_all(&line).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
+        // An engine that has exited takes no more input: the report says how it ended.
+        let sent = stdin.write_all(&[line.as_slice(), b"\n"].concat());
+        if sent.and_then(|()| stdin.flush()).is_err() {
+            break;
+        }
         // A search's progress lines may be coalesced: its answer, not a count, ends the wait.
         let deadline = Instant::now() + Duration::from_secs(60);
         while searched && shown < printed {
@@ -122,16 +131,22 @@ fn run_external(cmd: &str, input: &[u8]) -> Vec<String> {
     }
     drop(stdin);
     let deadline = Instant::now() + Duration::from_secs(120);
-    while child.try_wait().unwrap().is_none() {
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
         if Instant::now() > deadline {
             let _ = child.kill();
             panic!("{cmd} did not exit at the end of its input");
         }
         std::thread::sleep(Duration::from_millis(20));
-    }
+    };
     reader.join().unwrap();
     lines.extend(rx.try_iter());
-    lines
+    let errors = errors.join().unwrap();
+    let tail: Vec<&str> = errors.lines().collect();
+    let tail = &tail[tail.len().saturating_sub(20)..];
+    (lines, format!("{status}; stderr:\n{}", tail.join("\n")))
 }
 
 fn fixtures() -> Vec<PathBuf> {
@@ -146,13 +161,11 @@ fn fixtures() -> Vec<PathBuf> {
 
 fn check(path: &Path, engine: Option<&str>) -> Result<(), String> {
     let input = std::fs::read(path).unwrap();
-    let actual: Vec<String> = match engine {
+    let (actual, process) = match engine {
         Some(cmd) => run_external(cmd, &input),
-        None => Session::new().run_script(&input),
-    }
-    .iter()
-    .filter_map(|l| mask(l))
-    .collect();
+        None => (Session::new().run_script(&input), String::new()),
+    };
+    let actual: Vec<String> = actual.iter().filter_map(|l| mask(l)).collect();
     let out_path = path.with_extension("out");
     if std::env::var_os("WUZI_BLESS").is_some() {
         let mut text = actual.join("\n");
@@ -175,10 +188,11 @@ fn check(path: &Path, engine: Option<&str>) -> Result<(), String> {
     };
     if !same {
         return Err(format!(
-            "{}:\n--- expected\n{}\n--- actual\n{}",
+            "{}:\n--- expected\n{}\n--- actual\n{}\n--- the process\n{}",
             path.display(),
             expected.join("\n"),
-            actual.join("\n")
+            actual.join("\n"),
+            process
         ));
     }
     Ok(())
