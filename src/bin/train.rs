@@ -14,8 +14,8 @@ use anyhow::{bail, Context, Result};
 use wuzi::board::Board;
 use wuzi::eval::{evaluate, EvalParams};
 use wuzi::nnue::data::{position_key, Reader, FORCED};
-use wuzi::nnue::features::active;
-use wuzi::nnue::model::{sigmoid, Adam, Inputs, Model, PARAMS};
+use wuzi::nnue::features::{active, active_pairs};
+use wuzi::nnue::model::{sigmoid, Adam, Inputs, Model};
 use wuzi::nnue::network::Network;
 use wuzi::nnue::Rng;
 
@@ -30,6 +30,7 @@ const USAGE: &str = "usage: wuzi-train --data FILE[,FILE...] --out NET [options]
   --buffer N      positions shuffled together (default 1000000)
   --keep-forced   also train on positions the search proved won or lost
   --residual      learn a correction to the classical evaluation (added to it in the engine)
+  --pair          each cell's embedding also reads the other colour's code there (model.rs)
 usage: wuzi-train --quantise NET.wzf --out NET.wzq
   writes the engine's integer network (nnue::network) from a float one";
 
@@ -49,6 +50,7 @@ struct Options {
     buffer: usize,
     keep_forced: bool,
     residual: bool,
+    pair: bool,
 }
 
 struct Sample {
@@ -73,6 +75,9 @@ fn quantise(args: &[String]) -> Result<()> {
     }
     let mut file = BufReader::new(File::open(input).with_context(|| format!("opening {input}"))?);
     let (model, provenance) = Model::load(&mut file).with_context(|| format!("reading {input}"))?;
+    if model.pair {
+        bail!("{input}: the engine has no integer pair network yet");
+    }
     let net = Network::quantise(&model, &provenance);
     let mut w = BufWriter::new(File::create(out).with_context(|| format!("creating {out}"))?);
     net.save(&mut w)?;
@@ -95,6 +100,7 @@ fn parse() -> Result<Options> {
         buffer: 1_000_000,
         keep_forced: false,
         residual: false,
+        pair: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -115,6 +121,7 @@ fn parse() -> Result<Options> {
             "--buffer" => o.buffer = value()?.parse::<usize>()?.max(1),
             "--keep-forced" => o.keep_forced = true,
             "--residual" => o.residual = true,
+            "--pair" => o.pair = true,
             _ => bail!("unknown argument {a}\n{USAGE}"),
         }
     }
@@ -159,8 +166,13 @@ fn sample(board: &Board, score: f32, result: i8, o: &Options) -> Sample {
     if o.residual {
         x.base = evaluate(board, &EvalParams::default()) as f32 / SCORE_SCALE;
     }
-    active(board, me, &mut x.own);
-    active(board, me.opp(), &mut x.opp);
+    if o.pair {
+        active_pairs(board, me, &mut x.own_pairs);
+        active_pairs(board, me.opp(), &mut x.opp_pairs);
+    } else {
+        active(board, me, &mut x.own);
+        active(board, me.opp(), &mut x.opp);
+    }
     let won = (result as f32 + 1.0) / 2.0;
     let target = lambda * won + (1.0 - lambda) * sigmoid(score / SCORE_SCALE);
     Sample { x, target }
@@ -209,10 +221,10 @@ fn run() -> Result<()> {
             val.len()
         );
     }
-    let mut model = Model::new(o.seed);
+    let mut model = Model::with_shape(o.seed, o.pair);
     model.residual = o.residual;
-    let mut adam = Adam::new(o.lr);
-    let mut grad = vec![0.0f32; PARAMS];
+    let mut adam = Adam::new(o.lr, model.params());
+    let mut grad = vec![0.0f32; model.params()];
     let mut rng = Rng(o.seed ^ 0x5EED);
     let mut last = (0.0, 0.0);
     for epoch in 1..=o.epochs {
@@ -291,12 +303,15 @@ fn run() -> Result<()> {
         o.batch,
         o.lambda,
         o.val,
-        match (o.keep_forced, o.residual) {
-            (false, false) => "",
-            (true, false) => " --keep-forced",
-            (false, true) => " --residual",
-            (true, true) => " --keep-forced --residual",
-        },
+        [
+            (o.keep_forced, " --keep-forced"),
+            (o.residual, " --residual"),
+            (o.pair, " --pair")
+        ]
+        .iter()
+        .filter(|f| f.0)
+        .map(|f| f.1)
+        .collect::<String>(),
         val.len(),
         last.0,
         last.1

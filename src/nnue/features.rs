@@ -42,6 +42,33 @@ pub fn active(board: &Board, c: Color, out: &mut Vec<(u16, u16)>) {
     );
 }
 
+/// For a pair network: per distinct pair of codes on the empty cells, (colour `c`'s input, the
+/// other colour's input, how many cells), in input order.
+pub fn active_pairs(board: &Board, c: Color, out: &mut Vec<(u16, u16, u16)>) {
+    let lines = board.line_patterns();
+    let (mine, theirs) = (
+        table(board.rule(), c) * PCODES,
+        table(board.rule(), c.opp()) * PCODES,
+    );
+    let mut keys: Vec<u32> = (0..board.dims().cells())
+        .filter(|&i| board.is_empty_index(i))
+        .map(|i| {
+            let a = (mine + lines.code(c, i) as usize) as u32;
+            let b = (theirs + lines.code(c.opp(), i) as usize) as u32;
+            a << 16 | b
+        })
+        .collect();
+    keys.sort_unstable();
+    out.clear();
+    for k in keys {
+        let (a, b) = ((k >> 16) as u16, k as u16);
+        match out.last_mut() {
+            Some(last) if (last.0, last.1) == (a, b) => last.2 += 1,
+            _ => out.push((a, b, 1)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,6 +3,8 @@
 //!
 //! ```text
 //! a_own, a_opp = b0 + sum(count/32 * E[input])     D each (own: the side to move)
+//!   (a pair network: b0 + sum over empty cells of
+//!    (E[a] + clamp(G[a] + F[b], -1, 1)) / 32,        a, b: the colour's and the other's code)
 //! h0 = clamp([a_own, a_opp], 0, 1)                 2D
 //! h1 = clamp(W1 h0 + b1, 0, 1)                     H1
 //! h2 = clamp(W2 h1 + b2, 0, 1)                     H2
@@ -30,6 +32,8 @@ const MAGIC: &[u8; 8] = b"WUZINNF2";
 const MAGIC_V1: &[u8; 8] = b"WUZINNF1";
 /// Flags word: `Model::residual`.
 pub const FLAG_RESIDUAL: u32 = 1;
+/// Flags word: `Model::pair`.
+pub const FLAG_PAIR: u32 = 2;
 
 /// Every parameter, in one vector so that the optimiser treats them alike.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,6 +42,9 @@ pub struct Model {
     /// The network learns a correction to the classical evaluation: its output is added to
     /// `Inputs::base`, the classical score in logits (`wuzi-train --residual`).
     pub residual: bool,
+    /// Each empty cell's contribution also reads the other colour's code there
+    /// (`Inputs::own_pairs`): the tables G and F after the others in `w`.
+    pub pair: bool,
 }
 
 /// Where each parameter block starts in `Model::w`.
@@ -50,6 +57,12 @@ const B2: usize = W2 + H2 * H1;
 const W3: usize = B2 + H2;
 const B3: usize = W3 + H2;
 pub const PARAMS: usize = B3 + 1;
+const G: usize = PARAMS;
+const F: usize = G + INPUTS * D;
+/// Parameters of a pair network.
+pub const PAIR_PARAMS: usize = F + INPUTS * D;
+/// The pair term's limit: clamp(G[a] + F[b], -PAIR_LIMIT, PAIR_LIMIT).
+pub const PAIR_LIMIT: f32 = 1.0;
 
 /// `Model::blocks`: the parameters by block.
 pub struct Blocks<'a> {
@@ -68,6 +81,10 @@ pub struct Blocks<'a> {
 pub struct Inputs {
     pub own: Vec<(u16, u16)>,
     pub opp: Vec<(u16, u16)>,
+    /// For a pair network: (input, the other colour's input, count) per distinct pair of
+    /// codes on the empty cells, for the side to move and for the other side.
+    pub own_pairs: Vec<(u16, u16, u16)>,
+    pub opp_pairs: Vec<(u16, u16, u16)>,
     /// Added to the output: the classical evaluation in logits for a residual network, else 0.
     pub base: f32,
 }
@@ -95,8 +112,13 @@ pub fn sigmoid(x: f32) -> f32 {
 impl Model {
     /// Random small weights from `seed`.
     pub fn new(seed: u64) -> Model {
+        Model::with_shape(seed, false)
+    }
+
+    /// Random small weights from `seed`, a pair network if `pair`.
+    pub fn with_shape(seed: u64, pair: bool) -> Model {
         let mut rng = Rng(seed);
-        let mut w = vec![0.0; PARAMS];
+        let mut w = vec![0.0; if pair { PAIR_PARAMS } else { PARAMS }];
         let fill = |w: &mut [f32], scale: f32, rng: &mut Rng| {
             w.iter_mut().for_each(|x| *x = rng.unit() * scale);
         };
@@ -105,7 +127,26 @@ impl Model {
         fill(&mut w[W1..B1], (1.0 / (2 * D) as f32).sqrt(), &mut rng);
         fill(&mut w[W2..B2], (1.0 / H1 as f32).sqrt(), &mut rng);
         fill(&mut w[W3..B3], (1.0 / H2 as f32).sqrt(), &mut rng);
-        Model { w, residual: false }
+        if pair {
+            fill(&mut w[G..PAIR_PARAMS], 0.05, &mut rng);
+        }
+        Model {
+            w,
+            residual: false,
+            pair,
+        }
+    }
+
+    /// The number of parameters (`w.len()`).
+    pub fn params(&self) -> usize {
+        self.w.len()
+    }
+
+    /// One (a, b) cell's embedding contribution, before the count's weight.
+    fn pair_row(&self, a: usize, b: usize, k: usize) -> f32 {
+        let w = &self.w;
+        let inner = w[G + a * D + k] + w[F + b * D + k];
+        w[EMB + a * D + k] + inner.clamp(-PAIR_LIMIT, PAIR_LIMIT)
     }
 
     fn forward(&self, x: &Inputs) -> Trace {
@@ -114,6 +155,20 @@ impl Model {
         for (half, list) in [&x.own, &x.opp].into_iter().enumerate() {
             let acc = &mut z0[half * D..(half + 1) * D];
             acc.copy_from_slice(&w[B0..B0 + D]);
+            if self.pair {
+                let pairs = if half == 0 {
+                    &x.own_pairs
+                } else {
+                    &x.opp_pairs
+                };
+                for &(a, b, n) in pairs {
+                    let s = n as f32 / COUNT_SCALE;
+                    for (k, v) in acc.iter_mut().enumerate() {
+                        *v += s * self.pair_row(a as usize, b as usize, k);
+                    }
+                }
+                continue;
+            }
             for &(k, n) in list {
                 let row = &w[EMB + k as usize * D..EMB + (k as usize + 1) * D];
                 let s = n as f32 / COUNT_SCALE;
@@ -156,7 +211,13 @@ impl Model {
     /// below 8 in magnitude (a row of 1/32 of it at 2^17 fits i16), the hidden layers' weights
     /// below 2. The trainer calls it after each step.
     pub fn clip_hidden(&mut self) {
-        for (range, limit) in [(EMB..B0, 7.99), (W1..B1, 1.99), (W2..B2, 1.99)] {
+        let pair = if self.pair { G..PAIR_PARAMS } else { 0..0 };
+        for (range, limit) in [
+            (EMB..B0, 7.99),
+            (W1..B1, 1.99),
+            (W2..B2, 1.99),
+            (pair, 3.99),
+        ] {
             self.w[range]
                 .iter_mut()
                 .for_each(|x| *x = x.clamp(-limit, limit));
@@ -217,6 +278,27 @@ impl Model {
                 d_acc[k] = d_z0[half * D + k] * live(t.z0[half * D + k]);
                 grad[B0 + k] += d_acc[k];
             }
+            if self.pair {
+                let pairs = if half == 0 {
+                    &x.own_pairs
+                } else {
+                    &x.opp_pairs
+                };
+                for &(a, b, n) in pairs {
+                    let (a, b) = (a as usize, b as usize);
+                    let s = n as f32 / COUNT_SCALE;
+                    for (k, d) in d_acc.iter().enumerate() {
+                        let g = s * d;
+                        grad[EMB + a * D + k] += g;
+                        let inner = w[G + a * D + k] + w[F + b * D + k];
+                        if inner.abs() < PAIR_LIMIT {
+                            grad[G + a * D + k] += g;
+                            grad[F + b * D + k] += g;
+                        }
+                    }
+                }
+                continue;
+            }
             for &(k, n) in list {
                 let s = n as f32 / COUNT_SCALE;
                 let row = &mut grad[EMB + k as usize * D..EMB + (k as usize + 1) * D];
@@ -229,7 +311,8 @@ impl Model {
     /// Writes the weights with a provenance text (data, command, seed, loss).
     pub fn save(&self, w: &mut impl Write, provenance: &str) -> io::Result<()> {
         w.write_all(MAGIC)?;
-        w.write_all(&(self.residual as u32 * FLAG_RESIDUAL).to_le_bytes())?;
+        let flags = (self.residual as u32 * FLAG_RESIDUAL) | (self.pair as u32 * FLAG_PAIR);
+        w.write_all(&flags.to_le_bytes())?;
         for v in [INPUTS, D, H1, H2, provenance.len()] {
             w.write_all(&(v as u32).to_le_bytes())?;
         }
@@ -250,7 +333,7 @@ impl Model {
             let mut b = [0u8; 4];
             r.read_exact(&mut b)?;
             flags = u32::from_le_bytes(b);
-            if flags & !FLAG_RESIDUAL != 0 {
+            if flags & !(FLAG_RESIDUAL | FLAG_PAIR) != 0 {
                 return Err(bad(format!("unknown network flags {flags:#x}")));
             }
         } else if &magic != MAGIC_V1 {
@@ -271,7 +354,8 @@ impl Model {
         }
         let mut text = vec![0u8; dims[4] as usize];
         r.read_exact(&mut text)?;
-        let mut bytes = vec![0u8; PARAMS * 4];
+        let pair = flags & FLAG_PAIR != 0;
+        let mut bytes = vec![0u8; if pair { PAIR_PARAMS } else { PARAMS } * 4];
         r.read_exact(&mut bytes)?;
         let w = bytes
             .chunks_exact(4)
@@ -279,7 +363,7 @@ impl Model {
             .collect();
         let residual = flags & FLAG_RESIDUAL != 0;
         Ok((
-            Model { w, residual },
+            Model { w, residual, pair },
             String::from_utf8_lossy(&text).into_owned(),
         ))
     }
@@ -294,11 +378,12 @@ pub struct Adam {
 }
 
 impl Adam {
-    pub fn new(lr: f32) -> Adam {
+    /// For a model of `params` parameters.
+    pub fn new(lr: f32, params: usize) -> Adam {
         Adam {
             lr,
-            m: vec![0.0; PARAMS],
-            v: vec![0.0; PARAMS],
+            m: vec![0.0; params],
+            v: vec![0.0; params],
             t: 0,
         }
     }
@@ -334,6 +419,7 @@ mod tests {
             own: vec![(3, 40), (100, 5), (700, 1)],
             opp: vec![(3, 38), (101, 7), (702, 2)],
             base: 0.3,
+            ..Inputs::default()
         }
     }
 
@@ -378,9 +464,51 @@ mod tests {
     }
 
     #[test]
+    fn a_pair_network_s_gradient_matches_finite_differences() {
+        let mut m = Model::with_shape(3, true);
+        // One pair inside the clamp, one at its limit (no gradient to G and F there).
+        m.w[G + 5 * D] = 3.0;
+        let x = Inputs {
+            own_pairs: vec![(3, 5, 40), (100, 7, 5)],
+            opp_pairs: vec![(5, 3, 38), (7, 100, 2)],
+            base: 0.1,
+            ..Inputs::default()
+        };
+        let target = 0.2;
+        let mut grad = vec![0.0; m.params()];
+        m.backward(&x, target, &mut grad);
+        let loss = |m: &Model| {
+            let p = m.predict(&x) as f64;
+            (p - target as f64) * (p - target as f64)
+        };
+        for i in [
+            EMB + 3 * D + 1,
+            EMB + 5 * D,
+            G + 3 * D + 2,
+            G + 100 * D + 4,
+            F + 5 * D + 2,
+            F + 7 * D + 9,
+            G + 5 * D,
+            W1 + 3,
+        ] {
+            let h = 2e-4;
+            let (mut up, mut down) = (m.clone(), m.clone());
+            up.w[i] += h;
+            down.w[i] -= h;
+            let numeric = ((loss(&up) - loss(&down)) / (2.0 * h as f64)) as f32;
+            assert!(
+                (numeric - grad[i]).abs() <= 0.1 * numeric.abs().max(1e-3),
+                "parameter {i}: analytic {} numeric {numeric}",
+                grad[i]
+            );
+        }
+        assert_eq!(grad[G + 5 * D], 0.0);
+    }
+
+    #[test]
     fn adam_fits_one_sample() {
         let mut m = Model::new(5);
-        let mut opt = Adam::new(0.01);
+        let mut opt = Adam::new(0.01, m.params());
         let x = sample();
         let mut grad = vec![0.0; PARAMS];
         let first = m.backward(&x, 0.9, &mut grad.clone());
