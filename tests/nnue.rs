@@ -9,7 +9,7 @@ use std::io::BufReader;
 use wuzi::board::{Board, Color};
 use wuzi::geometry::{Dims, Pos};
 use wuzi::nnue::data::Reader;
-use wuzi::nnue::features::active;
+use wuzi::nnue::features::{active, active_pairs};
 use wuzi::nnue::model::{Inputs, Model};
 use wuzi::nnue::network::Network;
 use wuzi::nnue::Rng;
@@ -83,12 +83,33 @@ fn quantised_scores_stay_near_the_float_model() {
     );
 }
 
+/// A pair network (`wuzi-train --pair`) with random weights, large enough that the cells'
+/// clamps and the layers' saturate both ways.
+fn pair_network(seed: u64) -> &'static Network {
+    let mut m = Model::with_shape(seed, true);
+    let mut rng = Rng(seed ^ 99);
+    m.w.iter_mut().for_each(|x| *x += rng.unit() * 0.8);
+    m.clip_hidden();
+    Box::leak(Box::new(Network::quantise(&m, "pair test")))
+}
+
 /// Random games with takebacks and a rule change: `Board::verify` recomputes
 /// the accumulators from the cells (`Lines::set_network` on a board derived afresh).
 #[test]
 fn accumulators_equal_a_recompute_after_random_play_and_undo() {
-    let net = shipped();
-    let mut rng = Rng(11);
+    random_play_and_undo(shipped(), 11);
+}
+
+/// The same for a pair network, whose cells read both colours' codes.
+#[test]
+fn pair_accumulators_equal_a_recompute_after_random_play_and_undo() {
+    let net = pair_network(4);
+    assert!(net.pair.is_some());
+    random_play_and_undo(net, 12);
+}
+
+fn random_play_and_undo(net: &'static Network, seed: u64) {
+    let mut rng = Rng(seed);
     for (w, h, rule) in [
         (15, 15, Rule::Renju),
         (20, 20, Rule::Freestyle),
@@ -139,6 +160,44 @@ fn accumulators_equal_a_recompute_after_random_play_and_undo() {
         };
         assert_eq!(board.line_patterns().network_score(Color::Black), empty);
     }
+}
+
+/// A pair network's integer scores against its float model on the held-out positions: the
+/// engine's incremental per-cell pairs give what the trainer's grouped ones give.
+#[test]
+fn a_pair_network_s_quantised_scores_stay_near_its_float_model() {
+    let mut m = Model::with_shape(6, true);
+    let mut rng = Rng(6 ^ 99);
+    m.w.iter_mut().for_each(|x| *x += rng.unit() * 0.8);
+    m.clip_hidden();
+    let net: &'static Network = Box::leak(Box::new(Network::quantise(&m, "pair")));
+    let mut reader = Reader::new(BufReader::new(File::open(HELDOUT).unwrap()));
+    let (mut n, mut sum, mut worst) = (0u32, 0f64, 0f64);
+    let mut scores = std::collections::HashSet::new();
+    while let Some(game) = reader.next_game().unwrap() {
+        for s in game.samples() {
+            let mut board = s.board.clone();
+            board.set_rule(s.rule);
+            board.set_network(Some(net));
+            let me = board.to_move();
+            let quant = board.line_patterns().network_score(me).unwrap();
+            let mut x = Inputs::default();
+            active_pairs(&board, me, &mut x.own_pairs);
+            active_pairs(&board, me.opp(), &mut x.opp_pairs);
+            let d = (quant as f64 - m.logit(&x) as f64 * 200.0).abs();
+            sum += d;
+            worst = worst.max(d);
+            n += 1;
+            scores.insert(quant);
+        }
+    }
+    let mean = sum / n as f64;
+    eprintln!("pair network, {n} positions: mean |quantised - float| {mean:.2}, worst {worst:.1}");
+    assert!(scores.len() > 100, "the scores vary: {}", scores.len());
+    assert!(
+        worst <= 12.0 && mean <= 3.0,
+        "mean {mean:.2}, worst {worst:.1}"
+    );
 }
 
 fn play_random(board: &mut Board, rng: &mut Rng) -> bool {

@@ -75,9 +75,6 @@ fn quantise(args: &[String]) -> Result<()> {
     }
     let mut file = BufReader::new(File::open(input).with_context(|| format!("opening {input}"))?);
     let (model, provenance) = Model::load(&mut file).with_context(|| format!("reading {input}"))?;
-    if model.pair {
-        bail!("{input}: the engine has no integer pair network yet");
-    }
     let net = Network::quantise(&model, &provenance);
     let mut w = BufWriter::new(File::create(out).with_context(|| format!("creating {out}"))?);
     net.save(&mut w)?;

@@ -9,7 +9,7 @@ use super::weights::{index_weights, IndexWeights};
 use super::windows::{Windows, NO_CELL};
 use crate::nnue::features;
 use crate::nnue::model::D;
-use crate::nnue::network::{self, Network};
+use crate::nnue::network::Network;
 use crate::rules::Rule;
 
 /// The shape index of an occupied cell.
@@ -340,12 +340,10 @@ impl Lines {
         self.net = net;
         self.acc = [[0; D]; 2];
         if let Some(net) = net {
-            for c in 0..2 {
-                self.acc[c] = net.b0;
-                for i in 0..self.cells.len() {
-                    if self.cells[i].index[c] != OCCUPIED {
-                        self.acc_add(net, c, self.cells[i].read[c].pcode, 1);
-                    }
+            self.acc = [net.b0; 2];
+            for i in 0..self.cells.len() {
+                if self.cells[i].index[0] != OCCUPIED {
+                    self.acc_cell(net, self.codes(i), 1);
                 }
             }
         }
@@ -397,22 +395,42 @@ impl Lines {
         features::table(self.rule, color) * pattern::PCODES
     }
 
-    /// Adds (`sign` 1) or takes away (-1) the embedding row of colour `c`'s pattern code.
+    /// Both colours' pattern codes on the empty cell `i` (black's, white's).
     #[inline(always)]
-    fn acc_add(&mut self, net: &Network, c: usize, pcode: u16, sign: i32) {
-        let row = net.row(self.table_base(c) + pcode as usize);
-        network::row_add(&mut self.acc[c], row, sign);
+    fn codes(&self, i: usize) -> [u16; 2] {
+        let read = &self.cells[i].read;
+        [read[0].pcode, read[1].pcode]
     }
 
-    /// Replaces colour `c`'s embedding row of pattern code `was` by that of `now`.
+    /// The network's inputs of a cell with `codes` for colour `c`'s accumulator: `c`'s code
+    /// in its table, and the other colour's in the other's (which only a pair network reads).
     #[inline(always)]
-    fn acc_replace(&mut self, net: &Network, c: usize, was: u16, now: u16) {
+    fn cell_inputs(&self, c: usize, codes: [u16; 2]) -> (usize, usize) {
+        (
+            self.table_base(c) + codes[c] as usize,
+            self.table_base(1 - c) + codes[1 - c] as usize,
+        )
+    }
+
+    /// Adds (`sign` 1) or takes away (-1) an empty cell with `codes` in both accumulators.
+    #[inline(always)]
+    fn acc_cell(&mut self, net: &Network, codes: [u16; 2], sign: i32) {
+        for c in 0..2 {
+            let (a, b) = self.cell_inputs(c, codes);
+            net.cell_add(&mut self.acc[c], a, b, sign);
+        }
+    }
+
+    /// An empty cell's codes change from `was` to `now`.
+    #[inline(always)]
+    fn acc_cell_replace(&mut self, net: &Network, was: [u16; 2], now: [u16; 2]) {
         if was == now {
             return;
         }
-        let base = self.table_base(c);
-        let (old, new) = (net.row(base + was as usize), net.row(base + now as usize));
-        network::row_replace(&mut self.acc[c], old, new);
+        for c in 0..2 {
+            let (old, new) = (self.cell_inputs(c, was), self.cell_inputs(c, now));
+            net.cell_replace(&mut self.acc[c], old, new);
+        }
     }
 
     /// Saves cell `q`'s patterns for the undo of the move being made.
@@ -429,6 +447,11 @@ impl Lines {
 
     /// The empty cell `i` no longer counts: its weights and four bits go.
     fn occupy_cell(&mut self, i: usize) {
+        if self.cells[i].index[0] != OCCUPIED {
+            if let Some(net) = self.live_net() {
+                self.acc_cell(net, self.codes(i), -1);
+            }
+        }
         for c in 0..2 {
             if self.cells[i].index[c] != OCCUPIED {
                 self.uncount(c, i);
@@ -449,6 +472,9 @@ impl Lines {
             self.cells[i].read[c] = read;
             self.count(c, i);
         }
+        if let Some(net) = self.live_net() {
+            self.acc_cell(net, self.codes(i), 1);
+        }
     }
 
     /// Adds what colour `c`'s read of the empty cell `i` gives: its weights to the sums, the
@@ -457,9 +483,6 @@ impl Lines {
     fn count(&mut self, c: usize, i: usize) {
         let read = self.cells[i].read[c];
         self.tally.add(c, read, 1);
-        if let Some(net) = self.live_net() {
-            self.acc_add(net, c, read.pcode, 1);
-        }
         let bit = 1 << (i % 64);
         if read.class.is_four() {
             self.fours[c][i / 64] |= bit;
@@ -487,9 +510,6 @@ impl Lines {
     fn uncount(&mut self, c: usize, i: usize) {
         let read = self.cells[i].read[c];
         self.tally.add(c, read, -1);
-        if let Some(net) = self.live_net() {
-            self.acc_add(net, c, read.pcode, -1);
-        }
         if read.class.is_four() {
             self.fours[c][i / 64] &= !(1 << (i % 64));
             self.fives[c][i / 64] &= !(1 << (i % 64));
@@ -527,6 +547,7 @@ impl Lines {
         if keep {
             self.save(q);
         }
+        let was_codes = self.codes(q);
         for (c, &shape) in now.iter().enumerate() {
             let cell = &self.cells[q];
             let was = cell.shapes[c][d];
@@ -541,9 +562,9 @@ impl Lines {
             cell.index[c] = index;
             cell.read[c] = read;
             self.recount(c, q, old, read);
-            if let Some(net) = self.live_net() {
-                self.acc_replace(net, c, old.pcode, read.pcode);
-            }
+        }
+        if let Some(net) = self.live_net() {
+            self.acc_cell_replace(net, was_codes, self.codes(q));
         }
     }
 

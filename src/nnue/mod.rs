@@ -56,13 +56,9 @@ pub fn network() -> Option<&'static Network> {
                     .map_err(|e| e.to_string())
                     .and_then(|bytes| {
                         if bytes.starts_with(b"WUZINNF") {
-                            match Model::load(&mut bytes.as_slice()) {
-                                Ok((m, _)) if m.pair => {
-                                    Err("the engine has no integer pair network yet".into())
-                                }
-                                Ok((m, text)) => Ok(Network::quantise(&m, &text)),
-                                Err(e) => Err(e.to_string()),
-                            }
+                            Model::load(&mut bytes.as_slice())
+                                .map(|(m, text)| Network::quantise(&m, &text))
+                                .map_err(|e| e.to_string())
                         } else {
                             Network::load(&bytes)
                         }

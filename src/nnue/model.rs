@@ -74,6 +74,9 @@ pub struct Blocks<'a> {
     pub b2: &'a [f32],
     pub w3: &'a [f32],
     pub b3: f32,
+    /// A pair network's tables G and F (`INPUTS` rows of `D` each); empty otherwise.
+    pub g: &'a [f32],
+    pub f: &'a [f32],
 }
 
 /// One position's inputs: (input, count) pairs for the side to move and for the other side.
@@ -204,6 +207,8 @@ impl Model {
             b2: &w[B2..W3],
             w3: &w[W3..B3],
             b3: w[B3],
+            g: if self.pair { &w[G..F] } else { &[] },
+            f: if self.pair { &w[F..PAIR_PARAMS] } else { &[] },
         }
     }
 

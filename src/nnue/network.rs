@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! acc[c] = b0 + sum over empty cells of emb[table(c) row, code of c]   i32, 1.0 = ACC_ONE
+//!   (a pair network: + clamp(g[c's code] + f[the other colour's code], -PAIR_ONE, PAIR_ONE))
 //! h0 = clamp(acc, 0, ACC_ONE) >> 5                                  i16 0..=4096 (own, opp)
 //! h1 = clamp((b1 + W1 h0) >> 12, 0, 4096)                          W1 i16, 1.0 = 4096
 //! h2 = clamp((b2 + W2 h1) >> 12, 0, 4096)                          W2 i16
@@ -21,10 +22,12 @@
 use std::io::{self, Read, Write};
 
 use super::features::INPUTS;
-use super::model::{Model, COUNT_SCALE, D, H1, H2};
+use super::model::{Model, COUNT_SCALE, D, H1, H2, PAIR_LIMIT};
 
 /// An accumulator value of 1.0 (where the first clamp saturates).
 pub const ACC_ONE: i32 = 1 << 17;
+/// A pair term's limit in accumulator units (`model::PAIR_LIMIT` over `COUNT_SCALE`).
+pub const PAIR_ONE: i32 = (PAIR_LIMIT * ACC_ONE as f32 / COUNT_SCALE) as i32;
 /// Activations: 1.0 is 4096 (`ACC_ONE >> ACC_TO_H`).
 const H_SHIFT: u32 = 12;
 const H_ONE: i32 = 1 << H_SHIFT;
@@ -55,7 +58,27 @@ fn widen(emb: &[i16]) -> Vec<Row> {
         .map(|r| Row(std::array::from_fn(|k| r[k] as i32)))
         .collect()
 }
-use super::model::FLAG_RESIDUAL;
+use super::model::{FLAG_PAIR, FLAG_RESIDUAL};
+
+/// A pair network's second and third tables (`Model::pair`), as stored and widened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairTables {
+    pub g: Vec<i16>,
+    pub f: Vec<i16>,
+    g_wide: Vec<Row>,
+    f_wide: Vec<Row>,
+}
+
+impl PairTables {
+    fn new(g: Vec<i16>, f: Vec<i16>) -> PairTables {
+        PairTables {
+            g_wide: widen(&g),
+            f_wide: widen(&f),
+            g,
+            f,
+        }
+    }
+}
 
 /// The quantised network.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,6 +97,8 @@ pub struct Network {
     pub b3: i64,
     /// The output corrects the classical evaluation (`Model::residual`): the engine adds it.
     pub residual: bool,
+    /// A pair network's G and F tables (`Model::pair`).
+    pub pair: Option<PairTables>,
     /// Where the weights came from (data, commands, seed, loss), as the trainer wrote it.
     pub provenance: String,
 }
@@ -97,6 +122,7 @@ impl Network {
             w3: [0; H2],
             b3: 0,
             residual,
+            pair: None,
             provenance,
         }
     }
@@ -112,6 +138,14 @@ impl Network {
             .map(|&x| q::<i16>(x / COUNT_SCALE, acc_one, -32767, 32767))
             .collect::<Vec<i16>>();
         let mut net = Network::zeroed(emb, m.residual, provenance.to_string());
+        if m.pair {
+            let table = |t: &[f32]| -> Vec<i16> {
+                t.iter()
+                    .map(|&x| q::<i16>(x / COUNT_SCALE, acc_one, -32767, 32767))
+                    .collect()
+            };
+            net.pair = Some(PairTables::new(table(f.g), table(f.f)));
+        }
         // Biases up to 16 in float: with the weights' limit a layer's sum stays below 2^31.
         let big = 1i64 << 28;
         for k in 0..D {
@@ -144,6 +178,43 @@ impl Network {
         self.wide[k].as_ref()
     }
 
+    /// `acc += sign * contribution` of an empty cell where the accumulator's colour has input
+    /// `a` and the other colour input `b`: the row of `a`, and for a pair network the clamped
+    /// sum of `g[a]` and `f[b]`.
+    #[inline(always)]
+    pub fn cell_add(&self, acc: &mut [i32; D], a: usize, b: usize, sign: i32) {
+        match &self.pair {
+            None => row_add(acc, self.row(a), sign),
+            Some(p) => {
+                let cell = pair_row(self.row(a), p.g_wide[a].as_ref(), p.f_wide[b].as_ref());
+                row_add(acc, &cell, sign)
+            }
+        }
+    }
+
+    /// The cell's inputs change from `was` (a, b as in `cell_add`) to `now`.
+    #[inline(always)]
+    pub fn cell_replace(&self, acc: &mut [i32; D], was: (usize, usize), now: (usize, usize)) {
+        match &self.pair {
+            None if was.0 != now.0 => row_replace(acc, self.row(was.0), self.row(now.0)),
+            None => {}
+            Some(_) if was == now => {}
+            Some(p) => {
+                let old = pair_row(
+                    self.row(was.0),
+                    p.g_wide[was.0].as_ref(),
+                    p.f_wide[was.1].as_ref(),
+                );
+                let new = pair_row(
+                    self.row(now.0),
+                    p.g_wide[now.0].as_ref(),
+                    p.f_wide[now.1].as_ref(),
+                );
+                row_replace(acc, &old, &new)
+            }
+        }
+    }
+
     /// The position's score for the side to move from the accumulators of the side to move
     /// (`own`) and of the other side, in search units.
     #[inline]
@@ -166,13 +237,19 @@ impl Network {
     /// Writes the network: magic, shape, provenance, then the integers little-endian.
     pub fn save(&self, w: &mut impl Write) -> io::Result<()> {
         w.write_all(MAGIC)?;
-        w.write_all(&(self.residual as u32 * FLAG_RESIDUAL).to_le_bytes())?;
+        let flags =
+            (self.residual as u32 * FLAG_RESIDUAL) | (self.pair.is_some() as u32 * FLAG_PAIR);
+        w.write_all(&flags.to_le_bytes())?;
         for v in [INPUTS, D, H1, H2, self.provenance.len()] {
             w.write_all(&(v as u32).to_le_bytes())?;
         }
         w.write_all(self.provenance.as_bytes())?;
         let mut out = Vec::new();
         self.emb.iter().for_each(|x| out.extend(x.to_le_bytes()));
+        if let Some(p) = &self.pair {
+            p.g.iter().for_each(|x| out.extend(x.to_le_bytes()));
+            p.f.iter().for_each(|x| out.extend(x.to_le_bytes()));
+        }
         self.b0.iter().for_each(|x| out.extend(x.to_le_bytes()));
         self.w1
             .iter()
@@ -207,9 +284,10 @@ impl Network {
         r.read_exact(&mut b)
             .map_err(|_| "too short for a network header".to_string())?;
         let flags = u32::from_le_bytes(b);
-        if flags & !FLAG_RESIDUAL != 0 {
+        if flags & !(FLAG_RESIDUAL | FLAG_PAIR) != 0 {
             return Err(format!("unknown network flags {flags:#x}"));
         }
+        let pair = flags & FLAG_PAIR != 0;
         let mut dims = [0u32; 5];
         for d in &mut dims {
             let mut b = [0u8; 4];
@@ -225,8 +303,15 @@ impl Network {
             ));
         }
         let text_len = dims[4] as usize;
-        let body =
-            INPUTS * D * 2 + D * 4 + H1 * 2 * D * 2 + H1 * 4 + H2 * H1 * 2 + H2 * 4 + H2 * 2 + 8;
+        let tables = if pair { 3 } else { 1 };
+        let body = tables * INPUTS * D * 2
+            + D * 4
+            + H1 * 2 * D * 2
+            + H1 * 4
+            + H2 * H1 * 2
+            + H2 * 4
+            + H2 * 2
+            + 8;
         if r.len() != text_len + body {
             return Err(format!(
                 "network of {} bytes, its header says {}",
@@ -253,6 +338,10 @@ impl Network {
         };
         let emb = i16s(take(INPUTS * D * 2));
         let mut net = Network::zeroed(emb, flags & FLAG_RESIDUAL != 0, provenance);
+        if pair {
+            let g = i16s(take(INPUTS * D * 2));
+            net.pair = Some(PairTables::new(g, i16s(take(INPUTS * D * 2))));
+        }
         net.b0.copy_from_slice(&i32s(take(D * 4)));
         for row in &mut net.w1 {
             row.copy_from_slice(&i16s(take(2 * D * 2)));
@@ -292,6 +381,18 @@ pub fn row_replace(acc: &mut [i32; D], old: &[i32; D], new: &[i32; D]) {
         for ((a, &o), &n) in acc.iter_mut().zip(old).zip(new) {
             *a += n - o;
         }
+    }
+}
+
+/// A pair network's cell row: `e + clamp(g + f, -PAIR_ONE, PAIR_ONE)`, with AVX2 when the CPU
+/// has it.
+#[inline(always)]
+pub fn pair_row(e: &[i32; D], g: &[i32; D], f: &[i32; D]) -> [i32; D] {
+    if simd::avx2() {
+        // SAFETY: the CPU has AVX2 (checked at run time).
+        unsafe { simd::pair_row(e, g, f) }
+    } else {
+        std::array::from_fn(|k| e[k] + (g[k] + f[k]).clamp(-PAIR_ONE, PAIR_ONE))
     }
 }
 
@@ -439,6 +540,34 @@ pub mod simd {
         }
     }
 
+    /// `super::pair_row` with AVX2.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn pair_row(e: &[i32; D], g: &[i32; D], f: &[i32; D]) -> [i32; D] {
+        let mut out = [0i32; D];
+        let (pe, pg, pf) = (
+            e.as_ptr() as *const __m256i,
+            g.as_ptr() as *const __m256i,
+            f.as_ptr() as *const __m256i,
+        );
+        let (lo, hi) = (
+            _mm256_set1_epi32(-super::PAIR_ONE),
+            _mm256_set1_epi32(super::PAIR_ONE),
+        );
+        let po = out.as_mut_ptr() as *mut __m256i;
+        for k in 0..2 {
+            let s = _mm256_add_epi32(_mm256_loadu_si256(pg.add(k)), _mm256_loadu_si256(pf.add(k)));
+            let s = _mm256_min_epi32(_mm256_max_epi32(s, lo), hi);
+            _mm256_storeu_si256(
+                po.add(k),
+                _mm256_add_epi32(_mm256_loadu_si256(pe.add(k)), s),
+            );
+        }
+        out
+    }
+
     /// `head_scalar` with AVX2.
     ///
     /// # Safety
@@ -479,6 +608,13 @@ pub mod simd {
 
     /// # Safety
     /// Never called: `avx2()` is false on this target.
+    pub unsafe fn pair_row(e: &[i32; D], g: &[i32; D], f: &[i32; D]) -> [i32; D] {
+        let _ = (e, g, f);
+        unreachable!("no AVX2 on this target")
+    }
+
+    /// # Safety
+    /// Never called: `avx2()` is false on this target.
     pub unsafe fn head_avx2(net: &Network, h0: &[i16; 2 * D]) -> i64 {
         super::head_scalar(net, h0)
     }
@@ -490,7 +626,11 @@ mod tests {
     use crate::nnue::Rng;
 
     fn random_net(seed: u64) -> Network {
-        let mut m = Model::new(seed);
+        random_model(seed, false)
+    }
+
+    fn random_model(seed: u64, pair: bool) -> Network {
+        let mut m = Model::with_shape(seed, pair);
         // Larger weights than a fresh model's, so that the layers saturate both ways.
         let mut rng = Rng(seed ^ 77);
         m.w.iter_mut().for_each(|x| *x += rng.unit() * 1.5);
@@ -537,6 +677,50 @@ mod tests {
             }
         }
         assert!(outs.len() > 3000, "the outputs vary: {}", outs.len());
+    }
+
+    #[test]
+    fn the_avx2_pair_row_equals_the_portable_one() {
+        if !simd::avx2() {
+            eprintln!("no AVX2 here: only the portable path runs");
+            return;
+        }
+        let mut rng = Rng(8);
+        let mut clamped = [0u32; 2];
+        for _ in 0..4000 {
+            let mut row = || -> [i32; D] {
+                std::array::from_fn(|_| {
+                    (rng.below(6 * PAIR_ONE as u64) as i64 - 3 * PAIR_ONE as i64) as i32
+                })
+            };
+            let (e, g, f) = (row(), row(), row());
+            let portable: [i32; D] =
+                std::array::from_fn(|k| e[k] + (g[k] + f[k]).clamp(-PAIR_ONE, PAIR_ONE));
+            // SAFETY: AVX2 was detected above.
+            assert_eq!(unsafe { simd::pair_row(&e, &g, &f) }, portable);
+            for k in 0..D {
+                clamped[0] += (g[k] + f[k] < -PAIR_ONE) as u32;
+                clamped[1] += (g[k] + f[k] > PAIR_ONE) as u32;
+            }
+        }
+        assert!(clamped[0] > 1000 && clamped[1] > 1000, "{clamped:?}");
+    }
+
+    #[test]
+    fn a_pair_network_file_loads_back() {
+        let net = random_model(5, true);
+        assert!(net.pair.is_some());
+        let mut bytes = Vec::new();
+        net.save(&mut bytes).unwrap();
+        assert_eq!(Network::load(&bytes).unwrap(), net);
+        // Its flag without its tables, or the tables without the flag, is refused.
+        let mut flagless = bytes.clone();
+        flagless[8] &= !(FLAG_PAIR as u8);
+        assert!(Network::load(&flagless).unwrap_err().contains("bytes"));
+        let mut plain = Vec::new();
+        random_net(5).save(&mut plain).unwrap();
+        plain[8] |= FLAG_PAIR as u8;
+        assert!(Network::load(&plain).unwrap_err().contains("bytes"));
     }
 
     #[test]
