@@ -86,11 +86,15 @@ fn quantised_scores_stay_near_the_float_model() {
 /// A pair network (`wuzi-train --pair`) with random weights, large enough that the cells'
 /// clamps and the layers' saturate both ways.
 fn pair_network(seed: u64) -> &'static Network {
+    Box::leak(Box::new(Network::quantise(&pair_model(seed), "pair test")))
+}
+
+fn pair_model(seed: u64) -> Model {
     let mut m = Model::with_shape(seed, true);
     let mut rng = Rng(seed ^ 99);
     m.w.iter_mut().for_each(|x| *x += rng.unit() * 0.8);
     m.clip_hidden();
-    Box::leak(Box::new(Network::quantise(&m, "pair test")))
+    m
 }
 
 /// Random games with takebacks and a rule change: `Board::verify` recomputes
@@ -166,11 +170,8 @@ fn random_play_and_undo(net: &'static Network, seed: u64) {
 /// engine's incremental per-cell pairs give what the trainer's grouped ones give.
 #[test]
 fn a_pair_network_s_quantised_scores_stay_near_its_float_model() {
-    let mut m = Model::with_shape(6, true);
-    let mut rng = Rng(6 ^ 99);
-    m.w.iter_mut().for_each(|x| *x += rng.unit() * 0.8);
-    m.clip_hidden();
-    let net: &'static Network = Box::leak(Box::new(Network::quantise(&m, "pair")));
+    let m = pair_model(6);
+    let net = pair_network(6);
     let mut reader = Reader::new(BufReader::new(File::open(HELDOUT).unwrap()));
     let (mut n, mut sum, mut worst) = (0u32, 0f64, 0f64);
     let mut scores = std::collections::HashSet::new();
