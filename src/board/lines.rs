@@ -447,8 +447,8 @@ impl Lines {
 
     /// The empty cell `i` no longer counts: its weights and four bits go.
     fn occupy_cell(&mut self, i: usize) {
-        if self.cells[i].index[0] != OCCUPIED {
-            if let Some(net) = self.live_net() {
+        if let Some(net) = self.live_net() {
+            if self.cells[i].index[0] != OCCUPIED {
                 self.acc_cell(net, self.codes(i), -1);
             }
         }
@@ -547,7 +547,8 @@ impl Lines {
         if keep {
             self.save(q);
         }
-        let was_codes = self.codes(q);
+        // The codes before, for the accumulators (only when they are kept).
+        let was_codes = self.live_net().map(|_| self.codes(q));
         for (c, &shape) in now.iter().enumerate() {
             let cell = &self.cells[q];
             let was = cell.shapes[c][d];
@@ -563,8 +564,8 @@ impl Lines {
             cell.read[c] = read;
             self.recount(c, q, old, read);
         }
-        if let Some(net) = self.live_net() {
-            self.acc_cell_replace(net, was_codes, self.codes(q));
+        if let (Some(net), Some(was)) = (self.live_net(), was_codes) {
+            self.acc_cell_replace(net, was, self.codes(q));
         }
     }
 

@@ -132,18 +132,14 @@ impl Network {
     pub fn quantise(m: &Model, provenance: &str) -> Network {
         let f = m.blocks();
         let acc_one = ACC_ONE as f32;
-        let emb = f
-            .emb
-            .iter()
-            .map(|&x| q::<i16>(x / COUNT_SCALE, acc_one, -32767, 32767))
-            .collect::<Vec<i16>>();
-        let mut net = Network::zeroed(emb, m.residual, provenance.to_string());
+        // A table of rows: a cell's contribution, divided by COUNT_SCALE, at ACC_ONE.
+        let table = |t: &[f32]| -> Vec<i16> {
+            t.iter()
+                .map(|&x| q::<i16>(x / COUNT_SCALE, acc_one, -32767, 32767))
+                .collect()
+        };
+        let mut net = Network::zeroed(table(f.emb), m.residual, provenance.to_string());
         if m.pair {
-            let table = |t: &[f32]| -> Vec<i16> {
-                t.iter()
-                    .map(|&x| q::<i16>(x / COUNT_SCALE, acc_one, -32767, 32767))
-                    .collect()
-            };
             net.pair = Some(PairTables::new(table(f.g), table(f.f)));
         }
         // Biases up to 16 in float: with the weights' limit a layer's sum stays below 2^31.
@@ -185,11 +181,14 @@ impl Network {
     pub fn cell_add(&self, acc: &mut [i32; D], a: usize, b: usize, sign: i32) {
         match &self.pair {
             None => row_add(acc, self.row(a), sign),
-            Some(p) => {
-                let cell = pair_row(self.row(a), p.g_wide[a].as_ref(), p.f_wide[b].as_ref());
-                row_add(acc, &cell, sign)
-            }
+            Some(p) => row_add(acc, &self.pair_cell(p, a, b), sign),
         }
+    }
+
+    /// A pair network's row of a cell with inputs `a` and `b`.
+    #[inline(always)]
+    fn pair_cell(&self, p: &PairTables, a: usize, b: usize) -> [i32; D] {
+        pair_row(self.row(a), p.g_wide[a].as_ref(), p.f_wide[b].as_ref())
     }
 
     /// The cell's inputs change from `was` (a, b as in `cell_add`) to `now`.
@@ -200,15 +199,9 @@ impl Network {
             None => {}
             Some(_) if was == now => {}
             Some(p) => {
-                let old = pair_row(
-                    self.row(was.0),
-                    p.g_wide[was.0].as_ref(),
-                    p.f_wide[was.1].as_ref(),
-                );
-                let new = pair_row(
-                    self.row(now.0),
-                    p.g_wide[now.0].as_ref(),
-                    p.f_wide[now.1].as_ref(),
+                let (old, new) = (
+                    self.pair_cell(p, was.0, was.1),
+                    self.pair_cell(p, now.0, now.1),
                 );
                 row_replace(acc, &old, &new)
             }
