@@ -78,5 +78,40 @@ fn shards_merge_to_the_whole_run_and_train_a_network() {
         .expect("the weights load");
     assert!(provenance.starts_with("wuzi-train --data"), "{provenance}");
     assert!(provenance.contains("6 games"), "{provenance}");
+
+    // The spatial experiment trains on the same data, and its file loads.
+    let spatial = p("spatial.wzf");
+    let out = Command::new(env!("CARGO_BIN_EXE_wuzi-train"))
+        .args([
+            "--data", &all, "--out", &spatial, "--epochs", "1", "--val", "3",
+        ])
+        .arg("--spatial")
+        .output()
+        .expect("wuzi-train runs");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{log}");
+    let mut file = std::fs::File::open(&spatial).unwrap();
+    let (_, provenance) = wuzi::nnue::spatial::Spatial::load(&mut file).expect("it loads");
+    assert!(provenance.contains("--spatial"), "{provenance}");
+    // The engine evaluates with it where `WUZI_SPATIAL` names it: another search than the
+    // embedded network's.
+    let bench = |spatial: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"));
+        cmd.args(["bench", "--set", "nnue=1"]);
+        if let Some(f) = spatial {
+            cmd.env("WUZI_SPATIAL", f);
+        }
+        let out = cmd.output().expect("bench runs");
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let sig = text.lines().find(|l| l.starts_with("Signature"));
+        sig.expect("a signature").to_string()
+    };
+    assert_ne!(bench(Some(&spatial)), bench(None));
+    let out = Command::new(env!("CARGO_BIN_EXE_wuzi-train"))
+        .args(["--data", &all, "--out", &spatial, "--spatial", "--pair"])
+        .output()
+        .expect("wuzi-train runs");
+    assert!(!out.status.success());
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -17,6 +17,7 @@ use wuzi::nnue::data::{position_key, Reader, FORCED};
 use wuzi::nnue::features::{active, active_pairs};
 use wuzi::nnue::model::{sigmoid, Adam, Inputs, Model};
 use wuzi::nnue::network::Network;
+use wuzi::nnue::spatial::{Cells, Spatial};
 use wuzi::nnue::Rng;
 
 const USAGE: &str = "usage: wuzi-train --data FILE[,FILE...] --out NET [options]
@@ -31,6 +32,7 @@ const USAGE: &str = "usage: wuzi-train --data FILE[,FILE...] --out NET [options]
   --keep-forced   also train on positions the search proved won or lost
   --residual      learn a correction to the classical evaluation (added to it in the engine)
   --pair          each cell's embedding also reads the other colour's code there (model.rs)
+  --spatial       the experimental network that sees where the shapes stand (spatial.rs)
 usage: wuzi-train --quantise NET.wzf --out NET.wzq
   writes the engine's integer network (nnue::network) from a float one";
 
@@ -51,11 +53,56 @@ struct Options {
     keep_forced: bool,
     residual: bool,
     pair: bool,
+    spatial: bool,
 }
 
 struct Sample {
     x: Inputs,
+    cells: Cells,
     target: f32,
+}
+
+/// The network being fitted: the count network (`model`) or the spatial one.
+enum Fit {
+    Counts(Model),
+    Spatial(Spatial),
+}
+
+impl Fit {
+    fn weights(&mut self) -> &mut [f32] {
+        match self {
+            Fit::Counts(m) => &mut m.w,
+            Fit::Spatial(m) => &mut m.w,
+        }
+    }
+
+    fn predict(&self, s: &Sample) -> f32 {
+        match self {
+            Fit::Counts(m) => m.predict(&s.x),
+            Fit::Spatial(m) => m.predict(&s.cells),
+        }
+    }
+
+    fn backward(&self, s: &Sample, grad: &mut [f32]) -> f32 {
+        match self {
+            Fit::Counts(m) => m.backward(&s.x, s.target, grad),
+            Fit::Spatial(m) => m.backward(&s.cells, s.target, grad),
+        }
+    }
+
+    fn clip(&mut self) {
+        match self {
+            Fit::Counts(m) => m.clip_hidden(),
+            Fit::Spatial(m) => m.clip(),
+        }
+    }
+
+    fn save(&self, w: &mut impl std::io::Write, provenance: &str) -> std::io::Result<()> {
+        match self {
+            Fit::Counts(m) => m.save(w, provenance),
+            Fit::Spatial(m) => m.save(w, provenance),
+        }
+    }
 }
 
 fn main() {
@@ -98,6 +145,7 @@ fn parse() -> Result<Options> {
         keep_forced: false,
         residual: false,
         pair: false,
+        spatial: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -119,11 +167,15 @@ fn parse() -> Result<Options> {
             "--keep-forced" => o.keep_forced = true,
             "--residual" => o.residual = true,
             "--pair" => o.pair = true,
+            "--spatial" => o.spatial = true,
             _ => bail!("unknown argument {a}\n{USAGE}"),
         }
     }
     if o.data.is_empty() || o.out.is_empty() || !(0.0..=1.0).contains(&o.lambda) {
         bail!("{USAGE}");
+    }
+    if o.spatial && (o.pair || o.residual) {
+        bail!("--spatial takes neither --pair nor --residual\n{USAGE}");
     }
     Ok(o)
 }
@@ -160,26 +212,29 @@ fn sample(board: &Board, score: f32, result: i8, o: &Options) -> Sample {
     let lambda = o.lambda;
     let me = board.to_move();
     let mut x = Inputs::default();
-    if o.residual {
-        x.base = evaluate(board, &EvalParams::default()) as f32 / SCORE_SCALE;
-    }
-    if o.pair {
+    let mut cells = Cells::default();
+    if o.spatial {
+        cells = Cells::of(board);
+    } else if o.pair {
         active_pairs(board, me, &mut x.own_pairs);
         active_pairs(board, me.opp(), &mut x.opp_pairs);
     } else {
         active(board, me, &mut x.own);
         active(board, me.opp(), &mut x.opp);
     }
+    if o.residual {
+        x.base = evaluate(board, &EvalParams::default()) as f32 / SCORE_SCALE;
+    }
     let won = (result as f32 + 1.0) / 2.0;
     let target = lambda * won + (1.0 - lambda) * sigmoid(score / SCORE_SCALE);
-    Sample { x, target }
+    Sample { x, cells, target }
 }
 
-fn loss(model: &Model, set: &[Sample]) -> f64 {
+fn loss(model: &Fit, set: &[Sample]) -> f64 {
     let sum: f64 = set
         .iter()
         .map(|s| {
-            let d = (model.predict(&s.x) - s.target) as f64;
+            let d = (model.predict(s) - s.target) as f64;
             d * d
         })
         .sum();
@@ -218,10 +273,16 @@ fn run() -> Result<()> {
             val.len()
         );
     }
-    let mut model = Model::with_shape(o.seed, o.pair);
-    model.residual = o.residual;
-    let mut adam = Adam::new(o.lr, model.params());
-    let mut grad = vec![0.0f32; model.params()];
+    let mut model = if o.spatial {
+        Fit::Spatial(Spatial::new(o.seed))
+    } else {
+        let mut m = Model::with_shape(o.seed, o.pair);
+        m.residual = o.residual;
+        Fit::Counts(m)
+    };
+    let params = model.weights().len();
+    let mut adam = Adam::new(o.lr, params);
+    let mut grad = vec![0.0f32; params];
     let mut rng = Rng(o.seed ^ 0x5EED);
     let mut last = (0.0, 0.0);
     for epoch in 1..=o.epochs {
@@ -233,17 +294,17 @@ fn run() -> Result<()> {
         };
         let (mut sum, mut n) = (0.0f64, 0u64);
         let mut buffer: Vec<Sample> = Vec::with_capacity(o.buffer.min(1 << 22));
-        let mut train = |buffer: &mut Vec<Sample>, model: &mut Model| {
+        let mut train = |buffer: &mut Vec<Sample>, model: &mut Fit| {
             // Fisher-Yates with the run's generator: the same order on every machine.
             for i in (1..buffer.len()).rev() {
                 buffer.swap(i, rng.below(i as u64 + 1) as usize);
             }
             for batch in buffer.chunks(o.batch) {
                 for s in batch {
-                    sum += model.backward(&s.x, s.target, &mut grad) as f64;
+                    sum += model.backward(s, &mut grad) as f64;
                 }
-                adam.step(model, &mut grad, batch.len());
-                model.clip_hidden();
+                adam.step(model.weights(), &mut grad, batch.len());
+                model.clip();
             }
             n += buffer.len() as u64;
             buffer.clear();
@@ -303,7 +364,8 @@ fn run() -> Result<()> {
         [
             (o.keep_forced, " --keep-forced"),
             (o.residual, " --residual"),
-            (o.pair, " --pair")
+            (o.pair, " --pair"),
+            (o.spatial, " --spatial")
         ]
         .iter()
         .filter(|f| f.0)

@@ -70,6 +70,13 @@ pub const EVAL_BOUND: i32 = 10_000_000;
 pub fn evaluate(board: &Board, params: &EvalParams) -> i32 {
     let me = board.to_move();
     if params.nnue {
+        if let Some(net) = crate::nnue::spatial() {
+            let score = (net.logit(board) * 200.0) as i32;
+            let mix = params.nnue_mix;
+            let classical = evaluate_tally(board.rule(), me, board.line_patterns().tally(), params);
+            let score = (score * mix + classical * (100 - mix)) / 100;
+            return score.clamp(-EVAL_BOUND + 1, EVAL_BOUND - 1);
+        }
         let lines = board.line_patterns();
         if let Some(score) = lines.network_score(me) {
             let residual = lines.network().is_some_and(|n| n.residual);

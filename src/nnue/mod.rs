@@ -14,6 +14,7 @@ pub mod features;
 pub mod model;
 pub mod network;
 pub mod selfplay;
+pub mod spatial;
 
 /// SplitMix64: the deterministic random numbers of self-play, initial weights and shuffles.
 pub struct Rng(pub u64);
@@ -43,6 +44,25 @@ impl Rng {
 static EMBEDDED: &[u8] = include_bytes!("../../nets/wuzi.wzq");
 
 static NETWORK: OnceLock<Option<Network>> = OnceLock::new();
+
+static SPATIAL: OnceLock<Option<spatial::Spatial>> = OnceLock::new();
+
+/// An experiment: the float spatial network (`spatial`) named by the environment variable
+/// `WUZI_SPATIAL`, evaluated from scratch at every node with `INFO wuzi_nnue 1` (no
+/// incremental version yet: for games at a fixed node budget only).
+pub fn spatial() -> Option<&'static spatial::Spatial> {
+    SPATIAL
+        .get_or_init(|| {
+            let path = std::env::var_os("WUZI_SPATIAL")?;
+            std::fs::read(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|b| spatial::Spatial::load(&mut b.as_slice()).map_err(|e| e.to_string()))
+                .map(|(m, _)| m)
+                .map_err(|e| log::warn!("no spatial network: {}: {e}", path.to_string_lossy()))
+                .ok()
+        })
+        .as_ref()
+}
 
 /// The network `INFO wuzi_nnue 1` evaluates with: the file named by the environment variable
 /// `WUZI_NNUE` (quantised, or a float one from `wuzi-train`, quantised as it loads) for

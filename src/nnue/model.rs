@@ -392,7 +392,7 @@ impl Adam {
     }
 
     /// One step with the mean gradient `grad` (summed over `n` samples); clears `grad`.
-    pub fn step(&mut self, model: &mut Model, grad: &mut [f32], n: usize) {
+    pub fn step(&mut self, weights: &mut [f32], grad: &mut [f32], n: usize) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         self.t += 1;
@@ -400,7 +400,7 @@ impl Adam {
         let c2 = 1.0 - B2.powi(self.t);
         let scale = 1.0 / n.max(1) as f32;
         let moments = self.m.iter_mut().zip(self.v.iter_mut());
-        for ((w, g), (m, v)) in model.w.iter_mut().zip(grad.iter_mut()).zip(moments) {
+        for ((w, g), (m, v)) in weights.iter_mut().zip(grad.iter_mut()).zip(moments) {
             let gs = *g * scale;
             *g = 0.0;
             if gs == 0.0 && *m == 0.0 {
@@ -510,7 +510,7 @@ mod tests {
         let first = m.backward(&x, 0.9, &mut grad.clone());
         for _ in 0..300 {
             m.backward(&x, 0.9, &mut grad);
-            opt.step(&mut m, &mut grad, 1);
+            opt.step(&mut m.w, &mut grad, 1);
         }
         let last = m.backward(&x, 0.9, &mut grad);
         assert!(last < first / 10.0, "{first} -> {last}");

@@ -1,0 +1,468 @@
+//! A network that sees where the shapes stand (trainer only, an experiment): every cell of the
+//! board gets a feature vector, a 3×3 depthwise convolution mixes each cell's vector with its
+//! neighbours', a clamp makes it non-linear cell by cell, and the board's sum feeds a head
+//! chosen by the side to move:
+//!
+//! ```text
+//! u[c] = A[black's input at c] + B[white's input at c]    c empty (features::table rows)
+//!      = S[stone row]                                     c taken (colour, table; blocked)
+//! v[c] = bv + sum over the 3×3 offsets k of K[k] * u[c + k]   (off the board: 0)
+//! p    = clamp(sum over cells of max(v[c], 0) / POOL, 0, 1)           DS
+//! h1   = clamp(W1 p + b1, 0, 1), h2 = clamp(W2 h1 + b2, 0, 1)        (the head of the
+//! out  = w3 . h2 + b3, win chance = sigmoid(out)                      side to move's colour)
+//! ```
+//!
+//! The count network (`model`) is the special case of a centre-only kernel with no clamp per
+//! cell; this one can weigh a shape by what stands next to it (a four beside the opponent's
+//! open three). Its cost in the engine would be a convolution update on the nine neighbours
+//! of every cell whose code changes, so it is fitted first to see whether it predicts better.
+
+use std::io::{self, Read, Write};
+
+use super::features::{table, INPUTS, TABLES};
+use super::model::sigmoid;
+use super::Rng;
+use crate::board::grid::Cell;
+use crate::board::pattern::PCODES;
+use crate::board::{Board, Color};
+
+/// Channels of a cell's feature vector.
+pub const DS: usize = 16;
+pub const H1: usize = 32;
+pub const H2: usize = 32;
+/// The board's sum of the cells' rectified features is divided by this before its clamp.
+pub const POOL: f32 = 32.0;
+/// Rows of the stone table: per input table a black and a white stone, then a blocked cell.
+pub const STONES: usize = 2 * TABLES + 1;
+/// A cell's second index where the first is a stone row.
+const NONE: u16 = u16::MAX;
+
+const MAGIC: &[u8; 8] = b"WUZINNS1";
+
+const EA: usize = 0;
+const EB: usize = EA + INPUTS * DS;
+const ST: usize = EB + INPUTS * DS;
+const K: usize = ST + STONES * DS;
+const BV: usize = K + 9 * DS;
+const HEAD: usize = BV + DS;
+/// One head's parameters, offsets within it.
+const W1: usize = 0;
+const B1: usize = W1 + H1 * DS;
+const W2: usize = B1 + H1;
+const B2: usize = W2 + H2 * H1;
+const W3: usize = B2 + H2;
+const B3: usize = W3 + H2;
+const HEAD_PARAMS: usize = B3 + 1;
+pub const PARAMS: usize = HEAD + 2 * HEAD_PARAMS;
+
+/// A position as the spatial network reads it.
+#[derive(Clone, Debug, Default)]
+pub struct Cells {
+    pub width: usize,
+    pub height: usize,
+    /// Which head: 0 black to move, 1 white.
+    pub head: usize,
+    /// Row-major, per cell: (black's input, white's input) on an empty cell, else (a stone
+    /// row, `NONE`).
+    pub cells: Vec<[u16; 2]>,
+}
+
+impl Cells {
+    pub fn of(board: &Board) -> Cells {
+        let dims = board.dims();
+        let lines = board.line_patterns();
+        let rule = board.rule();
+        let (tb, tw) = (table(rule, Color::Black), table(rule, Color::White));
+        let cells = (0..dims.cells())
+            .map(|i| match board.grid().cell(i) {
+                Cell::Empty => [
+                    (tb * PCODES + lines.code(Color::Black, i) as usize) as u16,
+                    (tw * PCODES + lines.code(Color::White, i) as usize) as u16,
+                ],
+                Cell::Black => [(2 * tb) as u16, NONE],
+                Cell::White => [(2 * tw + 1) as u16, NONE],
+                Cell::Blocked | Cell::Wall => [(2 * TABLES) as u16, NONE],
+            })
+            .collect();
+        Cells {
+            width: dims.width,
+            height: dims.height,
+            head: (board.to_move() == Color::White) as usize,
+            cells,
+        }
+    }
+}
+
+/// The spatial network's weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spatial {
+    pub w: Vec<f32>,
+}
+
+struct Trace {
+    u: Vec<f32>,
+    v: Vec<f32>,
+    z0: [f32; DS],
+    z1: [f32; H1],
+    z2: [f32; H2],
+    out: f32,
+}
+
+fn clamp01(x: f32) -> f32 {
+    x.clamp(0.0, 1.0)
+}
+
+fn relu(x: f32) -> f32 {
+    x.max(0.0)
+}
+
+fn live(z: f32) -> f32 {
+    (z > 0.0 && z < 1.0) as u8 as f32
+}
+
+/// The 3×3 neighbours of cell `i` on the board, with the kernel tap each uses.
+fn neighbours(x: &Cells, i: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let (cx, cy) = ((i % x.width) as isize, (i / x.width) as isize);
+    (0..9).filter_map(move |k| {
+        let (nx, ny) = (cx + k as isize % 3 - 1, cy + k as isize / 3 - 1);
+        let inside = nx >= 0 && ny >= 0 && (nx as usize) < x.width && (ny as usize) < x.height;
+        inside.then(|| (k, ny as usize * x.width + nx as usize))
+    })
+}
+
+impl Spatial {
+    pub fn new(seed: u64) -> Spatial {
+        let mut rng = Rng(seed);
+        let mut w = vec![0.0; PARAMS];
+        let mut fill = |r: std::ops::Range<usize>, scale: f32| {
+            w[r].iter_mut().for_each(|x| *x = rng.unit() * scale);
+        };
+        fill(EA..K, 0.05);
+        fill(K..BV, 0.3);
+        for h in 0..2 {
+            let at = HEAD + h * HEAD_PARAMS;
+            fill(at + W1..at + B1, (1.0 / DS as f32).sqrt());
+            fill(at + W2..at + B2, (1.0 / H1 as f32).sqrt());
+            fill(at + W3..at + B3, (1.0 / H2 as f32).sqrt());
+        }
+        w[K + 4 * DS..K + 5 * DS].iter_mut().for_each(|x| *x += 1.0);
+        w[BV..HEAD].iter_mut().for_each(|x| *x = 0.02);
+        Spatial { w }
+    }
+
+    fn u_row(&self, cell: [u16; 2], k: usize) -> f32 {
+        let w = &self.w;
+        if cell[1] == NONE {
+            w[ST + cell[0] as usize * DS + k]
+        } else {
+            w[EA + cell[0] as usize * DS + k] + w[EB + cell[1] as usize * DS + k]
+        }
+    }
+
+    fn forward(&self, x: &Cells) -> Trace {
+        let w = &self.w;
+        let n = x.cells.len();
+        let mut u = vec![0.0f32; n * DS];
+        for (i, &cell) in x.cells.iter().enumerate() {
+            for k in 0..DS {
+                u[i * DS + k] = self.u_row(cell, k);
+            }
+        }
+        let mut v = vec![0.0f32; n * DS];
+        let mut pool = [0.0f32; DS];
+        for i in 0..n {
+            let vi = &mut v[i * DS..(i + 1) * DS];
+            vi.copy_from_slice(&w[BV..HEAD]);
+            for (k, j) in neighbours(x, i) {
+                let kern = &w[K + k * DS..K + (k + 1) * DS];
+                let uj = &u[j * DS..(j + 1) * DS];
+                for c in 0..DS {
+                    vi[c] += kern[c] * uj[c];
+                }
+            }
+            for c in 0..DS {
+                pool[c] += relu(vi[c]);
+            }
+        }
+        let z0 = pool.map(|p| p / POOL);
+        let h0 = z0.map(clamp01);
+        let head = &w[HEAD + x.head * HEAD_PARAMS..HEAD + (x.head + 1) * HEAD_PARAMS];
+        let mut z1 = [0.0f32; H1];
+        for (j, z) in z1.iter_mut().enumerate() {
+            let row = &head[W1 + j * DS..W1 + (j + 1) * DS];
+            *z = head[B1 + j] + row.iter().zip(&h0).map(|(a, b)| a * b).sum::<f32>();
+        }
+        let h1 = z1.map(clamp01);
+        let mut z2 = [0.0f32; H2];
+        for (j, z) in z2.iter_mut().enumerate() {
+            let row = &head[W2 + j * H1..W2 + (j + 1) * H1];
+            *z = head[B2 + j] + row.iter().zip(&h1).map(|(a, b)| a * b).sum::<f32>();
+        }
+        let h2 = z2.map(clamp01);
+        let out = head[B3]
+            + head[W3..B3]
+                .iter()
+                .zip(&h2)
+                .map(|(a, b)| a * b)
+                .sum::<f32>();
+        Trace {
+            u,
+            v,
+            z0,
+            z1,
+            z2,
+            out,
+        }
+    }
+
+    /// The win chance for the side to move.
+    pub fn predict(&self, x: &Cells) -> f32 {
+        sigmoid(self.forward(x).out)
+    }
+
+    /// Adds the gradient of (p - target)² to `grad`; returns the loss.
+    pub fn backward(&self, x: &Cells, target: f32, grad: &mut [f32]) -> f32 {
+        let w = &self.w;
+        let t = self.forward(x);
+        let p = sigmoid(t.out);
+        let d_out = 2.0 * (p - target) * p * (1.0 - p);
+        let at = HEAD + x.head * HEAD_PARAMS;
+        let head = &w[at..at + HEAD_PARAMS];
+        let g = &mut grad[at..at + HEAD_PARAMS];
+        let h2 = t.z2.map(clamp01);
+        g[B3] += d_out;
+        let mut d_z2 = [0.0f32; H2];
+        for j in 0..H2 {
+            g[W3 + j] += d_out * h2[j];
+            d_z2[j] = d_out * head[W3 + j] * live(t.z2[j]);
+        }
+        let h1 = t.z1.map(clamp01);
+        let mut d_z1 = [0.0f32; H1];
+        for (j, &dz) in d_z2.iter().enumerate() {
+            if dz == 0.0 {
+                continue;
+            }
+            g[B2 + j] += dz;
+            for i in 0..H1 {
+                g[W2 + j * H1 + i] += dz * h1[i];
+                d_z1[i] += dz * head[W2 + j * H1 + i];
+            }
+        }
+        let h0 = t.z0.map(clamp01);
+        let mut d_z0 = [0.0f32; DS];
+        for (j, dz) in d_z1.iter_mut().enumerate() {
+            *dz *= live(t.z1[j]);
+            if *dz == 0.0 {
+                continue;
+            }
+            g[B1 + j] += *dz;
+            for i in 0..DS {
+                g[W1 + j * DS + i] += *dz * h0[i];
+                d_z0[i] += *dz * head[W1 + j * DS + i];
+            }
+        }
+        let d_pool = std::array::from_fn::<f32, DS, _>(|c| d_z0[c] * live(t.z0[c]) / POOL);
+        if d_pool.iter().all(|&d| d == 0.0) {
+            return (p - target) * (p - target);
+        }
+        let n = x.cells.len();
+        let mut d_u = vec![0.0f32; n * DS];
+        let mut d_v = [0.0f32; DS];
+        for i in 0..n {
+            let vi = &t.v[i * DS..(i + 1) * DS];
+            let mut any = false;
+            for c in 0..DS {
+                d_v[c] = d_pool[c] * (vi[c] > 0.0) as u8 as f32;
+                any |= d_v[c] != 0.0;
+            }
+            if !any {
+                continue;
+            }
+            for c in 0..DS {
+                grad[BV + c] += d_v[c];
+            }
+            for (k, j) in neighbours(x, i) {
+                for c in 0..DS {
+                    grad[K + k * DS + c] += d_v[c] * t.u[j * DS + c];
+                    d_u[j * DS + c] += d_v[c] * w[K + k * DS + c];
+                }
+            }
+        }
+        for (i, &cell) in x.cells.iter().enumerate() {
+            let du = &d_u[i * DS..(i + 1) * DS];
+            let rows: &[usize] = if cell[1] == NONE {
+                &[ST + cell[0] as usize * DS]
+            } else {
+                &[EA + cell[0] as usize * DS, EB + cell[1] as usize * DS]
+            };
+            for &r in rows {
+                grad[r..r + DS]
+                    .iter_mut()
+                    .zip(du)
+                    .for_each(|(g, d)| *g += d);
+            }
+        }
+        (p - target) * (p - target)
+    }
+
+    /// Keeps the weights in a range an integer version could hold: the tables below 4, the
+    /// kernel and the head's hidden weights below 2.
+    pub fn clip(&mut self) {
+        for (range, limit) in [(EA..K, 3.99), (K..BV, 1.99)] {
+            self.w[range]
+                .iter_mut()
+                .for_each(|x| *x = x.clamp(-limit, limit));
+        }
+        for h in 0..2 {
+            let at = HEAD + h * HEAD_PARAMS;
+            self.w[at + W1..at + W3]
+                .iter_mut()
+                .for_each(|x| *x = x.clamp(-1.99, 1.99));
+        }
+    }
+
+    /// Writes the weights: the magic, the shape, the provenance text, then the floats.
+    pub fn save(&self, w: &mut impl Write, provenance: &str) -> io::Result<()> {
+        w.write_all(MAGIC)?;
+        for v in [INPUTS, DS, H1, H2, provenance.len()] {
+            w.write_all(&(v as u32).to_le_bytes())?;
+        }
+        w.write_all(provenance.as_bytes())?;
+        for x in &self.w {
+            w.write_all(&x.to_le_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+impl Spatial {
+    /// Reads weights written by `save`; a file of another shape or a short one is an error.
+    pub fn load(r: &mut impl Read) -> io::Result<(Spatial, String)> {
+        let bad = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
+        let mut magic = [0u8; 8];
+        r.read_exact(&mut magic)?;
+        if &magic != MAGIC {
+            return Err(bad("not a Wuzi spatial network (no WUZINNS1 header)".into()));
+        }
+        let mut dims = [0u32; 5];
+        for d in &mut dims {
+            let mut b = [0u8; 4];
+            r.read_exact(&mut b)?;
+            *d = u32::from_le_bytes(b);
+        }
+        let shape = [INPUTS as u32, DS as u32, H1 as u32, H2 as u32];
+        if dims[..4] != shape {
+            return Err(bad(format!(
+                "network shape {:?}, this build has {shape:?}",
+                &dims[..4]
+            )));
+        }
+        let mut text = vec![0u8; dims[4] as usize];
+        r.read_exact(&mut text)?;
+        let mut bytes = vec![0u8; PARAMS * 4];
+        r.read_exact(&mut bytes)?;
+        let w = bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        Ok((Spatial { w }, String::from_utf8_lossy(&text).into_owned()))
+    }
+
+    /// The win chance's log-odds for the side to move on `board`.
+    pub fn logit(&self, board: &Board) -> f32 {
+        self.forward(&Cells::of(board)).out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Dims, Pos};
+    use crate::rules::Rule;
+
+    fn position() -> Cells {
+        let mut b = Board::with_rule(Dims::new(7, 6).unwrap(), Rule::Renju);
+        for (x, y) in [(3, 3), (4, 4), (2, 3), (0, 0), (4, 3)] {
+            b.play(Pos::new(x, y));
+        }
+        Cells::of(&b)
+    }
+
+    #[test]
+    fn cells_read_codes_and_stones() {
+        let x = position();
+        assert_eq!((x.cells.len(), x.head), (42, 1));
+        let stones = x.cells.iter().filter(|c| c[1] == NONE).count();
+        assert_eq!(stones, 5);
+        // Renju: black's codes read table 1, white's table 2; a white stone is row 5.
+        assert_eq!(x.cells[0], [5, NONE]);
+        assert!(x.cells[1][0] as usize / PCODES == 1);
+        assert!(x.cells[1][1] as usize / PCODES == 2);
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        let mut m = Spatial::new(11);
+        // Larger rows, so that cells differ and some rectify.
+        m.w[EA..K].iter_mut().for_each(|w| *w *= 6.0);
+        // A steep head, so that the gradients reaching the cells stand above float32's noise.
+        let w1 = HEAD + HEAD_PARAMS + W1..HEAD + HEAD_PARAMS + B1;
+        m.w[w1].iter_mut().for_each(|w| *w *= 8.0);
+        let x = position();
+        let target = 0.05;
+        let mut grad = vec![0.0; PARAMS];
+        m.backward(&x, target, &mut grad);
+        let loss = |m: &Spatial| {
+            let p = m.predict(&x) as f64;
+            (p - target as f64) * (p - target as f64)
+        };
+        let (a, b) = (x.cells[1][0] as usize, x.cells[1][1] as usize);
+        let at = [
+            EA + a * DS + 3,
+            EB + b * DS + 7,
+            ST + 5 * DS + 1,
+            ST + 2 * DS,
+            K + 4 * DS + 2,
+            K + 8 * DS + 5,
+            BV + 9,
+            HEAD + HEAD_PARAMS + W1 + 20,
+            HEAD + HEAD_PARAMS + B2 + 3,
+            HEAD + HEAD_PARAMS + B3,
+            EA + x.cells[20][0] as usize * DS + 11,
+            EB + x.cells[30][1] as usize * DS + 4,
+            K + 1,
+            K + 5 * DS + 6,
+            HEAD + HEAD_PARAMS + W3 + 1,
+            HEAD + HEAD_PARAMS + B1 + 2,
+        ];
+        let mut checked = 0;
+        for &i in &at {
+            let h = 1e-3;
+            let (mut up, mut down) = (m.clone(), m.clone());
+            up.w[i] += h;
+            down.w[i] -= h;
+            let (l0, l_up, l_down) = (loss(&m), loss(&up), loss(&down));
+            // A step across a cell's rectifier corner shows as one-sided differences that
+            // disagree; such a parameter is skipped.
+            let (right, left) = ((l_up - l0) / h as f64, (l0 - l_down) / h as f64);
+            if (right - left).abs() > 0.05 * right.abs().max(left.abs()).max(1e-4) {
+                continue;
+            }
+            let numeric = ((l_up - l_down) / (2.0 * h as f64)) as f32;
+            assert!(
+                (numeric - grad[i]).abs() <= 0.1 * numeric.abs().max(1e-3),
+                "parameter {i}: analytic {} numeric {numeric}",
+                grad[i]
+            );
+            checked += (grad[i] != 0.0) as usize;
+        }
+        assert!(checked >= 7, "only {checked} non-zero gradients checked");
+        let mut bytes = Vec::new();
+        m.save(&mut bytes, "test").unwrap();
+        let (back, text) = Spatial::load(&mut bytes.as_slice()).unwrap();
+        assert_eq!((back, text.as_str()), (m.clone(), "test"));
+        assert!(Spatial::load(&mut &bytes[..bytes.len() - 1]).is_err());
+        // Black's head is untouched by a position with white to move.
+        assert!(grad[HEAD..HEAD + HEAD_PARAMS].iter().all(|&g| g == 0.0));
+    }
+}
