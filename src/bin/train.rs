@@ -33,6 +33,8 @@ const USAGE: &str = "usage: wuzi-train --data FILE[,FILE...] --out NET [options]
   --residual      learn a correction to the classical evaluation (added to it in the engine)
   --pair          each cell's embedding also reads the other colour's code there (model.rs)
   --spatial       the experimental network that sees where the shapes stand (spatial.rs)
+  --policy B      with --spatial, also fit a move policy to the games' moves, B times its
+                  cross-entropy added to the loss (default 0: none)
 usage: wuzi-train --quantise NET.wzf --out NET.wzq
   writes the engine's integer network (nnue::network) from a float one";
 
@@ -54,6 +56,7 @@ struct Options {
     residual: bool,
     pair: bool,
     spatial: bool,
+    policy: f32,
 }
 
 struct Sample {
@@ -83,11 +86,30 @@ impl Fit {
         }
     }
 
-    fn backward(&self, s: &Sample, grad: &mut [f32]) -> f32 {
+    fn backward(&self, s: &Sample, beta: f32, grad: &mut [f32]) -> f32 {
         match self {
             Fit::Counts(m) => m.backward(&s.x, s.target, grad),
-            Fit::Spatial(m) => m.backward(&s.cells, s.target, grad),
+            Fit::Spatial(m) => m.backward_with(&s.cells, s.target, beta, grad).0,
         }
+    }
+
+    /// The policy on the held-out positions: its cross-entropy on the played moves and how
+    /// often its first choice is the played move.
+    fn policy_check(&self, set: &[Sample]) -> Option<(f64, f64)> {
+        let Fit::Spatial(m) = self else {
+            return None;
+        };
+        let (mut ce, mut hits) = (0.0f64, 0usize);
+        for s in set {
+            let p = m.policy(&s.cells);
+            let played = s.cells.played?;
+            let q = p.iter().find(|c| c.0 == played).map_or(0.0, |c| c.1);
+            ce -= (q.max(1e-12) as f64).ln();
+            let best = p.iter().max_by(|a, b| a.1.total_cmp(&b.1)).map(|c| c.0);
+            hits += (best == Some(played)) as usize;
+        }
+        let n = set.len().max(1) as f64;
+        Some((ce / n, hits as f64 / n))
     }
 
     fn clip(&mut self) {
@@ -146,6 +168,7 @@ fn parse() -> Result<Options> {
         residual: false,
         pair: false,
         spatial: false,
+        policy: 0.0,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -168,11 +191,15 @@ fn parse() -> Result<Options> {
             "--residual" => o.residual = true,
             "--pair" => o.pair = true,
             "--spatial" => o.spatial = true,
+            "--policy" => o.policy = value()?.parse()?,
             _ => bail!("unknown argument {a}\n{USAGE}"),
         }
     }
     if o.data.is_empty() || o.out.is_empty() || !(0.0..=1.0).contains(&o.lambda) {
         bail!("{USAGE}");
+    }
+    if o.policy > 0.0 && !o.spatial {
+        bail!("--policy needs --spatial\n{USAGE}");
     }
     if o.spatial && (o.pair || o.residual) {
         bail!("--spatial takes neither --pair nor --residual\n{USAGE}");
@@ -182,7 +209,7 @@ fn parse() -> Result<Options> {
 
 /// Reads every data file in order and hands each position to `f` with whether its game is
 /// held out; repeated positions (same stones, rule and side to move) come once.
-fn each_position(o: &Options, mut f: impl FnMut(bool, &Board, f32, i8)) -> Result<u64> {
+fn each_position(o: &Options, mut f: impl FnMut(bool, &Board, f32, i8, usize)) -> Result<u64> {
     let mut seen: HashSet<u64> = HashSet::new();
     let mut game_no = 0u64;
     for path in &o.data {
@@ -201,20 +228,22 @@ fn each_position(o: &Options, mut f: impl FnMut(bool, &Board, f32, i8)) -> Resul
                 if !seen.insert(position_key(&s)) {
                     continue;
                 }
-                f(held, &s.board, s.label.score as f32, s.result);
+                let next = s.board.dims().index(s.next);
+                f(held, &s.board, s.label.score as f32, s.result, next);
             }
         }
     }
     Ok(game_no)
 }
 
-fn sample(board: &Board, score: f32, result: i8, o: &Options) -> Sample {
+fn sample(board: &Board, score: f32, result: i8, next: usize, o: &Options) -> Sample {
     let lambda = o.lambda;
     let me = board.to_move();
     let mut x = Inputs::default();
     let mut cells = Cells::default();
     if o.spatial {
         cells = Cells::of(board);
+        cells.played = Some(next);
     } else if o.pair {
         active_pairs(board, me, &mut x.own_pairs);
         active_pairs(board, me.opp(), &mut x.opp_pairs);
@@ -254,18 +283,27 @@ fn run() -> Result<()> {
     let mut classical: Vec<f32> = Vec::new();
     let mut train_count = 0u64;
     let params = EvalParams::default();
-    let games = each_position(&o, |held, board, score, result| {
+    // The engine's learned move-order table as a policy baseline: how often its best empty
+    // cell is the move the game played.
+    let mut table_hits = 0usize;
+    let games = each_position(&o, |held, board, score, result, next| {
         if held {
-            val.push(sample(board, score, result, &o));
+            val.push(sample(board, score, result, next, &o));
             classical.push(evaluate(board, &params) as f32);
+            let (lines, me) = (board.line_patterns(), board.to_move());
+            let best = (0..board.dims().cells())
+                .filter(|&i| board.is_empty_index(i))
+                .max_by_key(|&i| lines.order_score(me, i));
+            table_hits += (best == Some(next)) as usize;
         } else {
             train_count += 1;
         }
     })?;
     eprintln!(
-        "wuzi-train: {games} games, {train_count} training and {} validation positions (read in {:.1} s)",
+        "wuzi-train: {games} games, {train_count} training and {} validation positions (read in {:.1} s); the move-order table's first choice is the game's move in {:.1} % of them",
         val.len(),
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        100.0 * table_hits as f64 / val.len().max(1) as f64
     );
     if train_count == 0 || val.is_empty() {
         bail!(
@@ -301,7 +339,7 @@ fn run() -> Result<()> {
             }
             for batch in buffer.chunks(o.batch) {
                 for s in batch {
-                    sum += model.backward(s, &mut grad) as f64;
+                    sum += model.backward(s, o.policy, &mut grad) as f64;
                 }
                 adam.step(model.weights(), &mut grad, batch.len());
                 model.clip();
@@ -309,11 +347,11 @@ fn run() -> Result<()> {
             n += buffer.len() as u64;
             buffer.clear();
         };
-        each_position(&o, |held, board, score, result| {
+        each_position(&o, |held, board, score, result, next| {
             if held {
                 return;
             }
-            buffer.push(sample(board, score, result, &o));
+            buffer.push(sample(board, score, result, next, &o));
             if buffer.len() >= o.buffer {
                 train(&mut buffer, &mut model);
             }
@@ -328,6 +366,14 @@ fn run() -> Result<()> {
             n as f64 / t0.elapsed().as_secs_f64().max(1e-3),
             started.elapsed().as_secs_f64()
         );
+        if o.policy > 0.0 {
+            if let Some((ce, top1)) = model.policy_check(&val) {
+                eprintln!(
+                    "wuzi-train: epoch {epoch}: policy cross-entropy {ce:.4}, first choice the game's move in {:.1} %",
+                    100.0 * top1
+                );
+            }
+        }
     }
     // The classical evaluation as a win chance, its scale the best of a few.
     let (scale, base) = [50.0f32, 100.0, 200.0, 400.0, 800.0, 1600.0]
@@ -370,7 +416,12 @@ fn run() -> Result<()> {
         .iter()
         .filter(|f| f.0)
         .map(|f| f.1)
-        .collect::<String>(),
+        .collect::<String>()
+            + &if o.policy > 0.0 {
+                format!(" --policy {}", o.policy)
+            } else {
+                String::new()
+            },
         val.len(),
         last.0,
         last.1

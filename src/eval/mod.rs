@@ -42,6 +42,9 @@ pub struct EvalParams {
     /// the rest (100: the network alone). A residual network's correction is added to the
     /// whole classical evaluation, scaled by it.
     pub nnue_mix: i32,
+    /// With `nnue` and a spatial network (`WUZI_SPATIAL`, an experiment), its move policy
+    /// orders the moves in place of the learned table, `order_scale` units a logit.
+    pub nnue_policy: bool,
 }
 
 impl Default for EvalParams {
@@ -57,6 +60,7 @@ impl Default for EvalParams {
             order_scale: 450,
             nnue: false,
             nnue_mix: 100,
+            nnue_policy: false,
         }
     }
 }

@@ -62,6 +62,8 @@ pub struct Sample {
     pub label: Label,
     /// The game's result for the side to move: +1 won, 0 drawn, -1 lost.
     pub result: i8,
+    /// The move the game played from this position.
+    pub next: Pos,
 }
 
 /// What makes two samples the same position: the stones, the side to move and the rule.
@@ -89,6 +91,7 @@ impl GameRecord {
                 rule: self.rule,
                 label,
                 result,
+                next: self.moves[self.opening + k],
             }
         })
     }

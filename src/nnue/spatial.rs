@@ -37,7 +37,9 @@ pub const STONES: usize = 2 * TABLES + 1;
 /// A cell's second index where the first is a stone row.
 const NONE: u16 = u16::MAX;
 
-const MAGIC: &[u8; 8] = b"WUZINNS1";
+const MAGIC: &[u8; 8] = b"WUZINNS2";
+/// The first format: no policy weights (read as zeros).
+const MAGIC_V1: &[u8; 8] = b"WUZINNS1";
 
 const EA: usize = 0;
 const EB: usize = EA + INPUTS * DS;
@@ -53,7 +55,12 @@ const B2: usize = W2 + H2 * H1;
 const W3: usize = B2 + H2;
 const B3: usize = W3 + H2;
 const HEAD_PARAMS: usize = B3 + 1;
-pub const PARAMS: usize = HEAD + 2 * HEAD_PARAMS;
+/// The policy's weights, per side-to-move colour: a cell's move logit is their dot product
+/// with the cell's rectified features.
+const WP: usize = HEAD + 2 * HEAD_PARAMS;
+pub const PARAMS: usize = WP + 2 * DS;
+/// Parameters of a file in the first format.
+const PARAMS_V1: usize = WP;
 
 /// A position as the spatial network reads it.
 #[derive(Clone, Debug, Default)]
@@ -65,6 +72,8 @@ pub struct Cells {
     /// Row-major, per cell: (black's input, white's input) on an empty cell, else (a stone
     /// row, `NONE`).
     pub cells: Vec<[u16; 2]>,
+    /// The cell the game played from here, for the policy.
+    pub played: Option<usize>,
 }
 
 impl Cells {
@@ -89,6 +98,7 @@ impl Cells {
             height: dims.height,
             head: (board.to_move() == Color::White) as usize,
             cells,
+            played: None,
         }
     }
 }
@@ -110,6 +120,16 @@ struct Trace {
 
 fn clamp01(x: f32) -> f32 {
     x.clamp(0.0, 1.0)
+}
+
+/// Probabilities from (cell, logit) pairs.
+fn softmax(logits: Vec<(usize, f32)>) -> Vec<(usize, f32)> {
+    let top = logits.iter().map(|l| l.1).fold(f32::NEG_INFINITY, f32::max);
+    let sum: f32 = logits.iter().map(|l| (l.1 - top).exp()).sum();
+    logits
+        .into_iter()
+        .map(|(i, l)| (i, (l - top).exp() / sum))
+        .collect()
 }
 
 fn relu(x: f32) -> f32 {
@@ -220,10 +240,46 @@ impl Spatial {
         sigmoid(self.forward(x).out)
     }
 
+    /// The policy's move logits of the empty cells, as (cell, logit), from a forward pass.
+    fn logits(&self, x: &Cells, v: &[f32]) -> Vec<(usize, f32)> {
+        let wp = &self.w[WP + x.head * DS..WP + (x.head + 1) * DS];
+        (0..x.cells.len())
+            .filter(|&i| x.cells[i][1] != NONE)
+            .map(|i| {
+                let vi = &v[i * DS..(i + 1) * DS];
+                (i, vi.iter().zip(wp).map(|(a, b)| relu(*a) * b).sum())
+            })
+            .collect()
+    }
+
+    /// The empty cells' move probabilities, as (cell, probability).
+    pub fn policy(&self, x: &Cells) -> Vec<(usize, f32)> {
+        let t = self.forward(x);
+        softmax(self.logits(x, &t.v))
+    }
+
     /// Adds the gradient of (p - target)² to `grad`; returns the loss.
     pub fn backward(&self, x: &Cells, target: f32, grad: &mut [f32]) -> f32 {
+        self.backward_with(x, target, 0.0, grad).0
+    }
+
+    /// Adds the gradient of (p - target)² plus `beta` times the policy's cross-entropy on the
+    /// played cell (where `x.played` says it) to `grad`; returns both losses.
+    pub fn backward_with(&self, x: &Cells, target: f32, beta: f32, grad: &mut [f32]) -> (f32, f32) {
         let w = &self.w;
         let t = self.forward(x);
+        // The policy's gradient per empty cell's logit, and its cross-entropy.
+        let mut d_logit = vec![0.0f32; x.cells.len()];
+        let mut ce = 0.0;
+        if let (Some(played), true) = (x.played, beta > 0.0) {
+            for (i, q) in softmax(self.logits(x, &t.v)) {
+                let hit = (i == played) as u8 as f32;
+                d_logit[i] = beta * (q - hit);
+                if i == played {
+                    ce = -q.max(1e-12).ln();
+                }
+            }
+        }
         let p = sigmoid(t.out);
         let d_out = 2.0 * (p - target) * p * (1.0 - p);
         let at = HEAD + x.head * HEAD_PARAMS;
@@ -262,17 +318,22 @@ impl Spatial {
             }
         }
         let d_pool = std::array::from_fn::<f32, DS, _>(|c| d_z0[c] * live(t.z0[c]) / POOL);
-        if d_pool.iter().all(|&d| d == 0.0) {
-            return (p - target) * (p - target);
+        let loss = (p - target) * (p - target);
+        if d_pool.iter().all(|&d| d == 0.0) && d_logit.iter().all(|&d| d == 0.0) {
+            return (loss, ce);
         }
         let n = x.cells.len();
         let mut d_u = vec![0.0f32; n * DS];
         let mut d_v = [0.0f32; DS];
-        for i in 0..n {
+        let wp = WP + x.head * DS;
+        for (i, &dl) in d_logit.iter().enumerate() {
             let vi = &t.v[i * DS..(i + 1) * DS];
             let mut any = false;
             for c in 0..DS {
-                d_v[c] = d_pool[c] * (vi[c] > 0.0) as u8 as f32;
+                // The cell's rectified feature feeds the pool and, on an empty cell, its logit.
+                grad[wp + c] += dl * relu(vi[c]);
+                let d_h = d_pool[c] + dl * w[wp + c];
+                d_v[c] = d_h * (vi[c] > 0.0) as u8 as f32;
                 any |= d_v[c] != 0.0;
             }
             if !any {
@@ -302,7 +363,7 @@ impl Spatial {
                     .for_each(|(g, d)| *g += d);
             }
         }
-        (p - target) * (p - target)
+        (loss, ce)
     }
 
     /// Keeps the weights in a range an integer version could hold: the tables below 4, the
@@ -341,8 +402,8 @@ impl Spatial {
         let bad = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
         let mut magic = [0u8; 8];
         r.read_exact(&mut magic)?;
-        if &magic != MAGIC {
-            return Err(bad("not a Wuzi spatial network (no WUZINNS1 header)".into()));
+        if &magic != MAGIC && &magic != MAGIC_V1 {
+            return Err(bad("not a Wuzi spatial network (no WUZINNS header)".into()));
         }
         let mut dims = [0u32; 5];
         for d in &mut dims {
@@ -359,13 +420,26 @@ impl Spatial {
         }
         let mut text = vec![0u8; dims[4] as usize];
         r.read_exact(&mut text)?;
-        let mut bytes = vec![0u8; PARAMS * 4];
+        let stored = if &magic == MAGIC { PARAMS } else { PARAMS_V1 };
+        let mut bytes = vec![0u8; stored * 4];
         r.read_exact(&mut bytes)?;
-        let w = bytes
+        let mut w: Vec<f32> = bytes
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
+        w.resize(PARAMS, 0.0);
         Ok((Spatial { w }, String::from_utf8_lossy(&text).into_owned()))
+    }
+
+    /// The policy's move logits on `board` by cell (a taken cell's is `f32::MIN`).
+    pub fn move_logits(&self, board: &Board) -> Vec<f32> {
+        let x = Cells::of(board);
+        let t = self.forward(&x);
+        let mut out = vec![f32::MIN; x.cells.len()];
+        for (i, l) in self.logits(&x, &t.v) {
+            out[i] = l;
+        }
+        out
     }
 
     /// The win chance's log-odds for the side to move on `board`.
@@ -398,6 +472,58 @@ mod tests {
         assert_eq!(x.cells[0], [5, NONE]);
         assert!(x.cells[1][0] as usize / PCODES == 1);
         assert!(x.cells[1][1] as usize / PCODES == 2);
+    }
+
+    #[test]
+    fn the_policy_s_gradient_matches_finite_differences() {
+        let mut m = Spatial::new(5);
+        m.w[EA..K].iter_mut().for_each(|w| *w *= 6.0);
+        m.w[WP..PARAMS].iter_mut().for_each(|w| *w = 1.5);
+        let mut x = position();
+        let played = 2 * 7 + 3;
+        x.played = Some(played);
+        let beta = 0.5;
+        let mut grad = vec![0.0; PARAMS];
+        let (_, ce) = m.backward_with(&x, 0.3, beta, &mut grad);
+        let chance = |m: &Spatial| m.policy(&x).iter().find(|c| c.0 == played).unwrap().1 as f64;
+        let loss = |m: &Spatial| {
+            let p = m.predict(&x) as f64;
+            (p - 0.3) * (p - 0.3) - beta as f64 * chance(m).ln()
+        };
+        assert!((ce as f64 + chance(&m).ln()).abs() < 1e-5);
+        let cell = x.cells[2 * 7 + 4];
+        let at = [
+            WP + DS + 3,
+            WP + DS + 9,
+            EA + cell[0] as usize * DS + 2,
+            EB + cell[1] as usize * DS + 5,
+            K + 4 * DS + 1,
+            K + 3 * DS + 7,
+            BV + 4,
+            ST + 2 * DS + 6,
+        ];
+        let mut checked = 0;
+        for &i in &at {
+            let h = 1e-3;
+            let (mut up, mut down) = (m.clone(), m.clone());
+            up.w[i] += h;
+            down.w[i] -= h;
+            let (l0, l_up, l_down) = (loss(&m), loss(&up), loss(&down));
+            let (right, left) = ((l_up - l0) / h as f64, (l0 - l_down) / h as f64);
+            if (right - left).abs() > 0.05 * right.abs().max(left.abs()).max(1e-4) {
+                continue;
+            }
+            let numeric = ((l_up - l_down) / (2.0 * h as f64)) as f32;
+            assert!(
+                (numeric - grad[i]).abs() <= 0.1 * numeric.abs().max(1e-3),
+                "parameter {i}: analytic {} numeric {numeric}",
+                grad[i]
+            );
+            checked += (grad[i].abs() > 1e-3) as usize;
+        }
+        assert!(checked >= 5, "only {checked} gradients checked");
+        // The policy's weights of the other colour's head are untouched.
+        assert!(grad[WP..WP + DS].iter().all(|&g| g == 0.0));
     }
 
     #[test]

@@ -361,6 +361,7 @@ impl Params {
                 .map(|v| self.defend_widen = v as u8),
             "pattern_eval" => flag(&mut self.eval.pattern_eval),
             "nnue" => flag(&mut self.eval.nnue),
+            "nnue_policy" => flag(&mut self.eval.nnue_policy),
             "nnue_mix" => int
                 .filter(|v| (0..=100).contains(v))
                 .map(|v| self.eval.nnue_mix = v),

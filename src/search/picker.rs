@@ -69,7 +69,14 @@ impl Searcher<'_> {
                 // The learned scores (the default) in a loop of their own: this walk is hot.
                 let eval = &self.params.eval;
                 let scale = eval.order_scale;
-                if scale > 0 {
+                let policy = (eval.nnue && eval.nnue_policy)
+                    .then(crate::nnue::spatial)
+                    .flatten();
+                if let (Some(net), true) = (policy, scale > 0) {
+                    let logits = net.move_logits(board);
+                    let score = |i: usize| (logits[i] * scale as f32) as i32;
+                    moves.extend(board.candidates().map(|i| (score(i), i as u16)));
+                } else if scale > 0 {
                     let score = |i| learned_move_score(board, i, me, scale);
                     moves.extend(board.candidates().map(|i| (score(i), i as u16)));
                 } else {
