@@ -103,9 +103,92 @@ impl Inputs {
 /// What the backward pass needs from the forward one.
 struct Trace {
     z0: [f32; 2 * D],
+    head: HeadTrace,
+}
+
+/// A head's hidden sums and its output (before any base is added).
+pub(crate) struct HeadTrace {
     z1: [f32; H1],
     z2: [f32; H2],
-    out: f32,
+    pub out: f32,
+}
+
+/// The head's output for the clamped input `h0`: `head` holds the weights of
+/// `h0.len()` → H1 → H2 → 1 in the order W1, b1, W2, b2, w3, b3 (rows output by output), as both
+/// this model and the spatial one (`spatial`) lay them out.
+pub(crate) fn head_forward(head: &[f32], h0: &[f32]) -> HeadTrace {
+    let n = h0.len();
+    let (b1, w2) = (H1 * n, H1 * n + H1);
+    let (b2, w3) = (w2 + H2 * H1, w2 + H2 * H1 + H2);
+    let b3 = w3 + H2;
+    let mut z1 = [0.0f32; H1];
+    for (j, z) in z1.iter_mut().enumerate() {
+        let row = &head[j * n..(j + 1) * n];
+        *z = head[b1 + j] + row.iter().zip(h0).map(|(a, b)| a * b).sum::<f32>();
+    }
+    let h1 = z1.map(clamp01);
+    let mut z2 = [0.0f32; H2];
+    for (j, z) in z2.iter_mut().enumerate() {
+        let row = &head[w2 + j * H1..w2 + (j + 1) * H1];
+        *z = head[b2 + j] + row.iter().zip(&h1).map(|(a, b)| a * b).sum::<f32>();
+    }
+    let h2 = z2.map(clamp01);
+    let out = head[b3]
+        + head[w3..b3]
+            .iter()
+            .zip(&h2)
+            .map(|(a, b)| a * b)
+            .sum::<f32>();
+    HeadTrace { z1, z2, out }
+}
+
+/// For the loss (p - target)², p = sigmoid(t.out): adds the head's gradient to `grad` (laid
+/// out as `head`) and the derivative by the head's input `h0` to `d_h0`; returns the loss.
+pub(crate) fn head_backward(
+    head: &[f32],
+    grad: &mut [f32],
+    h0: &[f32],
+    t: &HeadTrace,
+    target: f32,
+    d_h0: &mut [f32],
+) -> f32 {
+    let p = sigmoid(t.out);
+    let d_out = 2.0 * (p - target) * p * (1.0 - p);
+    let n = h0.len();
+    let (b1, w2) = (H1 * n, H1 * n + H1);
+    let (b2, w3) = (w2 + H2 * H1, w2 + H2 * H1 + H2);
+    let b3 = w3 + H2;
+    let h2 = t.z2.map(clamp01);
+    grad[b3] += d_out;
+    let mut d_z2 = [0.0f32; H2];
+    for j in 0..H2 {
+        grad[w3 + j] += d_out * h2[j];
+        d_z2[j] = d_out * head[w3 + j] * live(t.z2[j]);
+    }
+    let h1 = t.z1.map(clamp01);
+    let mut d_z1 = [0.0f32; H1];
+    for (j, &dz) in d_z2.iter().enumerate() {
+        if dz == 0.0 {
+            continue;
+        }
+        grad[b2 + j] += dz;
+        for i in 0..H1 {
+            grad[w2 + j * H1 + i] += dz * h1[i];
+            d_z1[i] += dz * head[w2 + j * H1 + i];
+        }
+    }
+    for (j, dz) in d_z1.iter_mut().enumerate() {
+        *dz *= live(t.z1[j]);
+        if *dz == 0.0 {
+            continue;
+        }
+        grad[b1 + j] += *dz;
+        for i in 0..n {
+            grad[j * n + i] += *dz * h0[i];
+            d_h0[i] += *dz * head[j * n + i];
+        }
+    }
+    (p - target) * (p - target)
 }
 
 fn clamp01(x: f32) -> f32 {
@@ -181,21 +264,9 @@ impl Model {
                 acc.iter_mut().zip(row).for_each(|(a, r)| *a += s * r);
             }
         }
-        let h0 = z0.map(clamp01);
-        let mut z1 = [0.0f32; H1];
-        for (j, z) in z1.iter_mut().enumerate() {
-            let row = &w[W1 + j * 2 * D..W1 + (j + 1) * 2 * D];
-            *z = w[B1 + j] + row.iter().zip(&h0).map(|(a, b)| a * b).sum::<f32>();
-        }
-        let h1 = z1.map(clamp01);
-        let mut z2 = [0.0f32; H2];
-        for (j, z) in z2.iter_mut().enumerate() {
-            let row = &w[W2 + j * H1..W2 + (j + 1) * H1];
-            *z = w[B2 + j] + row.iter().zip(&h1).map(|(a, b)| a * b).sum::<f32>();
-        }
-        let h2 = z2.map(clamp01);
-        let out = w[B3] + w[W3..B3].iter().zip(&h2).map(|(a, b)| a * b).sum::<f32>() + x.base;
-        Trace { z0, z1, z2, out }
+        let mut head = head_forward(&w[W1..PARAMS], &z0.map(clamp01));
+        head.out += x.base;
+        Trace { z0, head }
     }
 
     /// The parameter blocks, by name (weights row-major: output by output).
@@ -234,52 +305,22 @@ impl Model {
 
     /// The win chance's log-odds for the side to move.
     pub fn logit(&self, x: &Inputs) -> f32 {
-        self.forward(x).out
+        self.forward(x).head.out
     }
 
     /// The win chance for the side to move.
     pub fn predict(&self, x: &Inputs) -> f32 {
-        sigmoid(self.forward(x).out)
+        sigmoid(self.forward(x).head.out)
     }
 
     /// Adds the gradient of (p - target)² to `grad`; returns the loss.
     pub fn backward(&self, x: &Inputs, target: f32, grad: &mut [f32]) -> f32 {
         let w = &self.w;
         let t = self.forward(x);
-        let p = sigmoid(t.out);
-        let d_out = 2.0 * (p - target) * p * (1.0 - p);
-        let h2 = t.z2.map(clamp01);
-        grad[B3] += d_out;
-        let mut d_z2 = [0.0f32; H2];
-        for j in 0..H2 {
-            grad[W3 + j] += d_out * h2[j];
-            d_z2[j] = d_out * w[W3 + j] * live(t.z2[j]);
-        }
-        let h1 = t.z1.map(clamp01);
-        let mut d_z1 = [0.0f32; H1];
-        for (j, &dz) in d_z2.iter().enumerate() {
-            if dz == 0.0 {
-                continue;
-            }
-            grad[B2 + j] += dz;
-            for i in 0..H1 {
-                grad[W2 + j * H1 + i] += dz * h1[i];
-                d_z1[i] += dz * w[W2 + j * H1 + i];
-            }
-        }
-        let h0 = t.z0.map(clamp01);
         let mut d_z0 = [0.0f32; 2 * D];
-        for (j, dz) in d_z1.iter_mut().enumerate() {
-            *dz *= live(t.z1[j]);
-            if *dz == 0.0 {
-                continue;
-            }
-            grad[B1 + j] += *dz;
-            for i in 0..2 * D {
-                grad[W1 + j * 2 * D + i] += *dz * h0[i];
-                d_z0[i] += *dz * w[W1 + j * 2 * D + i];
-            }
-        }
+        let (head, head_grad) = (&w[W1..PARAMS], &mut grad[W1..PARAMS]);
+        let h0 = t.z0.map(clamp01);
+        let loss = head_backward(head, head_grad, &h0, &t.head, target, &mut d_z0);
         for (half, (list, pairs)) in x.halves().into_iter().enumerate() {
             let mut d_acc = [0.0f32; D];
             for k in 0..D {
@@ -308,7 +349,7 @@ impl Model {
                 row.iter_mut().zip(&d_acc).for_each(|(g, d)| *g += s * d);
             }
         }
-        (p - target) * (p - target)
+        loss
     }
 
     /// Writes the weights with a provenance text (data, command, seed, loss).

@@ -20,7 +20,7 @@
 use std::io::{self, Read, Write};
 
 use super::features::{table, INPUTS, TABLES};
-use super::model::sigmoid;
+use super::model::{head_backward, head_forward, sigmoid, HeadTrace, H1, H2};
 use super::Rng;
 use crate::board::grid::Cell;
 use crate::board::pattern::PCODES;
@@ -28,8 +28,6 @@ use crate::board::{Board, Color};
 
 /// Channels of a cell's feature vector.
 pub const DS: usize = 16;
-pub const H1: usize = 32;
-pub const H2: usize = 32;
 /// The board's sum of the cells' rectified features is divided by this before its clamp.
 pub const POOL: f32 = 32.0;
 /// Rows of the stone table: per input table a black and a white stone, then a blocked cell.
@@ -47,7 +45,7 @@ const ST: usize = EB + INPUTS * DS;
 const K: usize = ST + STONES * DS;
 const BV: usize = K + 9 * DS;
 const HEAD: usize = BV + DS;
-/// One head's parameters, offsets within it.
+/// One head's parameters (`model::head_forward`'s layout), offsets within it.
 const W1: usize = 0;
 const B1: usize = W1 + H1 * DS;
 const W2: usize = B1 + H1;
@@ -113,9 +111,7 @@ struct Trace {
     u: Vec<f32>,
     v: Vec<f32>,
     z0: [f32; DS],
-    z1: [f32; H1],
-    z2: [f32; H2],
-    out: f32,
+    head: HeadTrace,
 }
 
 fn clamp01(x: f32) -> f32 {
@@ -205,39 +201,14 @@ impl Spatial {
             }
         }
         let z0 = pool.map(|p| p / POOL);
-        let h0 = z0.map(clamp01);
         let head = &w[HEAD + x.head * HEAD_PARAMS..HEAD + (x.head + 1) * HEAD_PARAMS];
-        let mut z1 = [0.0f32; H1];
-        for (j, z) in z1.iter_mut().enumerate() {
-            let row = &head[W1 + j * DS..W1 + (j + 1) * DS];
-            *z = head[B1 + j] + row.iter().zip(&h0).map(|(a, b)| a * b).sum::<f32>();
-        }
-        let h1 = z1.map(clamp01);
-        let mut z2 = [0.0f32; H2];
-        for (j, z) in z2.iter_mut().enumerate() {
-            let row = &head[W2 + j * H1..W2 + (j + 1) * H1];
-            *z = head[B2 + j] + row.iter().zip(&h1).map(|(a, b)| a * b).sum::<f32>();
-        }
-        let h2 = z2.map(clamp01);
-        let out = head[B3]
-            + head[W3..B3]
-                .iter()
-                .zip(&h2)
-                .map(|(a, b)| a * b)
-                .sum::<f32>();
-        Trace {
-            u,
-            v,
-            z0,
-            z1,
-            z2,
-            out,
-        }
+        let head = head_forward(head, &z0.map(clamp01));
+        Trace { u, v, z0, head }
     }
 
     /// The win chance for the side to move.
     pub fn predict(&self, x: &Cells) -> f32 {
-        sigmoid(self.forward(x).out)
+        sigmoid(self.forward(x).head.out)
     }
 
     /// The policy's move logits of the empty cells, as (cell, logit), from a forward pass.
@@ -280,45 +251,12 @@ impl Spatial {
                 }
             }
         }
-        let p = sigmoid(t.out);
-        let d_out = 2.0 * (p - target) * p * (1.0 - p);
-        let at = HEAD + x.head * HEAD_PARAMS;
-        let head = &w[at..at + HEAD_PARAMS];
-        let g = &mut grad[at..at + HEAD_PARAMS];
-        let h2 = t.z2.map(clamp01);
-        g[B3] += d_out;
-        let mut d_z2 = [0.0f32; H2];
-        for j in 0..H2 {
-            g[W3 + j] += d_out * h2[j];
-            d_z2[j] = d_out * head[W3 + j] * live(t.z2[j]);
-        }
-        let h1 = t.z1.map(clamp01);
-        let mut d_z1 = [0.0f32; H1];
-        for (j, &dz) in d_z2.iter().enumerate() {
-            if dz == 0.0 {
-                continue;
-            }
-            g[B2 + j] += dz;
-            for i in 0..H1 {
-                g[W2 + j * H1 + i] += dz * h1[i];
-                d_z1[i] += dz * head[W2 + j * H1 + i];
-            }
-        }
-        let h0 = t.z0.map(clamp01);
+        let at = HEAD + x.head * HEAD_PARAMS..HEAD + (x.head + 1) * HEAD_PARAMS;
         let mut d_z0 = [0.0f32; DS];
-        for (j, dz) in d_z1.iter_mut().enumerate() {
-            *dz *= live(t.z1[j]);
-            if *dz == 0.0 {
-                continue;
-            }
-            g[B1 + j] += *dz;
-            for i in 0..DS {
-                g[W1 + j * DS + i] += *dz * h0[i];
-                d_z0[i] += *dz * head[W1 + j * DS + i];
-            }
-        }
+        let (head, head_grad) = (&w[at.clone()], &mut grad[at]);
+        let h0 = t.z0.map(clamp01);
+        let loss = head_backward(head, head_grad, &h0, &t.head, target, &mut d_z0);
         let d_pool = std::array::from_fn::<f32, DS, _>(|c| d_z0[c] * live(t.z0[c]) / POOL);
-        let loss = (p - target) * (p - target);
         if d_pool.iter().all(|&d| d == 0.0) && d_logit.iter().all(|&d| d == 0.0) {
             return (loss, ce);
         }
@@ -444,7 +382,7 @@ impl Spatial {
 
     /// The win chance's log-odds for the side to move on `board`.
     pub fn logit(&self, board: &Board) -> f32 {
-        self.forward(&Cells::of(board)).out
+        self.forward(&Cells::of(board)).head.out
     }
 }
 
@@ -472,6 +410,38 @@ mod tests {
         assert_eq!(x.cells[0], [5, NONE]);
         assert!(x.cells[1][0] as usize / PCODES == 1);
         assert!(x.cells[1][1] as usize / PCODES == 2);
+    }
+
+    /// The analytic gradient `grad` against central differences of `loss` at the parameters
+    /// `at`; returns how many were checked with a gradient above 1e-3. A step across a cell's
+    /// rectifier corner shows as one-sided differences that disagree: such a parameter is
+    /// skipped.
+    fn check_gradient(
+        m: &Spatial,
+        grad: &[f32],
+        at: &[usize],
+        loss: impl Fn(&Spatial) -> f64,
+    ) -> usize {
+        let mut checked = 0;
+        for &i in at {
+            let h = 1e-3;
+            let (mut up, mut down) = (m.clone(), m.clone());
+            up.w[i] += h;
+            down.w[i] -= h;
+            let (l0, l_up, l_down) = (loss(m), loss(&up), loss(&down));
+            let (right, left) = ((l_up - l0) / h as f64, (l0 - l_down) / h as f64);
+            if (right - left).abs() > 0.05 * right.abs().max(left.abs()).max(1e-4) {
+                continue;
+            }
+            let numeric = ((l_up - l_down) / (2.0 * h as f64)) as f32;
+            assert!(
+                (numeric - grad[i]).abs() <= 0.1 * numeric.abs().max(1e-3),
+                "parameter {i}: analytic {} numeric {numeric}",
+                grad[i]
+            );
+            checked += (grad[i].abs() > 1e-3) as usize;
+        }
+        checked
     }
 
     #[test]
@@ -502,25 +472,7 @@ mod tests {
             BV + 4,
             ST + 2 * DS + 6,
         ];
-        let mut checked = 0;
-        for &i in &at {
-            let h = 1e-3;
-            let (mut up, mut down) = (m.clone(), m.clone());
-            up.w[i] += h;
-            down.w[i] -= h;
-            let (l0, l_up, l_down) = (loss(&m), loss(&up), loss(&down));
-            let (right, left) = ((l_up - l0) / h as f64, (l0 - l_down) / h as f64);
-            if (right - left).abs() > 0.05 * right.abs().max(left.abs()).max(1e-4) {
-                continue;
-            }
-            let numeric = ((l_up - l_down) / (2.0 * h as f64)) as f32;
-            assert!(
-                (numeric - grad[i]).abs() <= 0.1 * numeric.abs().max(1e-3),
-                "parameter {i}: analytic {} numeric {numeric}",
-                grad[i]
-            );
-            checked += (grad[i].abs() > 1e-3) as usize;
-        }
+        let checked = check_gradient(&m, &grad, &at, loss);
         assert!(checked >= 5, "only {checked} gradients checked");
         // The policy's weights of the other colour's head are untouched.
         assert!(grad[WP..WP + DS].iter().all(|&g| g == 0.0));
@@ -561,28 +513,8 @@ mod tests {
             HEAD + HEAD_PARAMS + W3 + 1,
             HEAD + HEAD_PARAMS + B1 + 2,
         ];
-        let mut checked = 0;
-        for &i in &at {
-            let h = 1e-3;
-            let (mut up, mut down) = (m.clone(), m.clone());
-            up.w[i] += h;
-            down.w[i] -= h;
-            let (l0, l_up, l_down) = (loss(&m), loss(&up), loss(&down));
-            // A step across a cell's rectifier corner shows as one-sided differences that
-            // disagree; such a parameter is skipped.
-            let (right, left) = ((l_up - l0) / h as f64, (l0 - l_down) / h as f64);
-            if (right - left).abs() > 0.05 * right.abs().max(left.abs()).max(1e-4) {
-                continue;
-            }
-            let numeric = ((l_up - l_down) / (2.0 * h as f64)) as f32;
-            assert!(
-                (numeric - grad[i]).abs() <= 0.1 * numeric.abs().max(1e-3),
-                "parameter {i}: analytic {} numeric {numeric}",
-                grad[i]
-            );
-            checked += (grad[i] != 0.0) as usize;
-        }
-        assert!(checked >= 7, "only {checked} non-zero gradients checked");
+        let checked = check_gradient(&m, &grad, &at, loss);
+        assert!(checked >= 7, "only {checked} gradients checked");
         let mut bytes = Vec::new();
         m.save(&mut bytes, "test").unwrap();
         let (back, text) = Spatial::load(&mut bytes.as_slice()).unwrap();
