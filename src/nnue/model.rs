@@ -357,14 +357,7 @@ impl Model {
         w.write_all(MAGIC)?;
         let flags = (self.residual as u32 * FLAG_RESIDUAL) | (self.pair as u32 * FLAG_PAIR);
         w.write_all(&flags.to_le_bytes())?;
-        for v in [INPUTS, D, H1, H2, provenance.len()] {
-            w.write_all(&(v as u32).to_le_bytes())?;
-        }
-        w.write_all(provenance.as_bytes())?;
-        for x in &self.w {
-            w.write_all(&x.to_le_bytes())?;
-        }
-        Ok(())
+        write_body(w, [INPUTS, D, H1, H2], provenance, &self.w)
     }
 
     /// Reads weights written by `save`; a file of another shape or a short one is an error.
@@ -383,34 +376,58 @@ impl Model {
         } else if &magic != MAGIC_V1 {
             return Err(bad("not a Wuzi float network (no WUZINNF header)".into()));
         }
-        let mut dims = [0u32; 5];
-        for d in &mut dims {
-            let mut b = [0u8; 4];
-            r.read_exact(&mut b)?;
-            *d = u32::from_le_bytes(b);
-        }
-        if dims[..4] != [INPUTS as u32, D as u32, H1 as u32, H2 as u32] {
-            return Err(bad(format!(
-                "network shape {:?}, this build has {:?}",
-                &dims[..4],
-                [INPUTS, D, H1, H2]
-            )));
-        }
-        let mut text = vec![0u8; dims[4] as usize];
-        r.read_exact(&mut text)?;
         let pair = flags & FLAG_PAIR != 0;
-        let mut bytes = vec![0u8; if pair { PAIR_PARAMS } else { PARAMS } * 4];
-        r.read_exact(&mut bytes)?;
-        let w = bytes
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let params = if pair { PAIR_PARAMS } else { PARAMS };
+        let (w, text) = read_body(r, [INPUTS, D, H1, H2], params)?;
         let residual = flags & FLAG_RESIDUAL != 0;
-        Ok((
-            Model { w, residual, pair },
-            String::from_utf8_lossy(&text).into_owned(),
-        ))
+        Ok((Model { w, residual, pair }, text))
     }
+}
+
+/// A float network file after its magic (and flags): the shape, the provenance text's length,
+/// the text, then the weights, all little-endian.
+pub(crate) fn write_body(
+    w: &mut impl Write,
+    shape: [usize; 4],
+    provenance: &str,
+    weights: &[f32],
+) -> io::Result<()> {
+    for v in shape.into_iter().chain([provenance.len()]) {
+        w.write_all(&(v as u32).to_le_bytes())?;
+    }
+    w.write_all(provenance.as_bytes())?;
+    for x in weights {
+        w.write_all(&x.to_le_bytes())?;
+    }
+    Ok(())
+}
+
+/// Reads what `write_body` wrote: `params` weights and the provenance text; another shape, or a
+/// short file, is an error.
+pub(crate) fn read_body(
+    r: &mut impl Read,
+    shape: [usize; 4],
+    params: usize,
+) -> io::Result<(Vec<f32>, String)> {
+    let mut dims = [0u32; 5];
+    for d in &mut dims {
+        let mut b = [0u8; 4];
+        r.read_exact(&mut b)?;
+        *d = u32::from_le_bytes(b);
+    }
+    if dims[..4].iter().zip(shape).any(|(&a, b)| a as usize != b) {
+        let why = format!("network shape {:?}, this build has {shape:?}", &dims[..4]);
+        return Err(io::Error::new(io::ErrorKind::InvalidData, why));
+    }
+    let mut text = vec![0u8; dims[4] as usize];
+    r.read_exact(&mut text)?;
+    let mut bytes = vec![0u8; params * 4];
+    r.read_exact(&mut bytes)?;
+    let w = bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    Ok((w, String::from_utf8_lossy(&text).into_owned()))
 }
 
 /// Adam over a model's parameters.

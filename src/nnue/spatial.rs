@@ -20,7 +20,9 @@
 use std::io::{self, Read, Write};
 
 use super::features::{table, INPUTS, TABLES};
-use super::model::{head_backward, head_forward, sigmoid, HeadTrace, H1, H2};
+use super::model::{
+    head_backward, head_forward, read_body, sigmoid, write_body, HeadTrace, H1, H2,
+};
 use super::Rng;
 use crate::board::grid::Cell;
 use crate::board::pattern::PCODES;
@@ -323,14 +325,7 @@ impl Spatial {
     /// Writes the weights: the magic, the shape, the provenance text, then the floats.
     pub fn save(&self, w: &mut impl Write, provenance: &str) -> io::Result<()> {
         w.write_all(MAGIC)?;
-        for v in [INPUTS, DS, H1, H2, provenance.len()] {
-            w.write_all(&(v as u32).to_le_bytes())?;
-        }
-        w.write_all(provenance.as_bytes())?;
-        for x in &self.w {
-            w.write_all(&x.to_le_bytes())?;
-        }
-        Ok(())
+        write_body(w, [INPUTS, DS, H1, H2], provenance, &self.w)
     }
 }
 
@@ -343,30 +338,10 @@ impl Spatial {
         if &magic != MAGIC && &magic != MAGIC_V1 {
             return Err(bad("not a Wuzi spatial network (no WUZINNS header)".into()));
         }
-        let mut dims = [0u32; 5];
-        for d in &mut dims {
-            let mut b = [0u8; 4];
-            r.read_exact(&mut b)?;
-            *d = u32::from_le_bytes(b);
-        }
-        let shape = [INPUTS as u32, DS as u32, H1 as u32, H2 as u32];
-        if dims[..4] != shape {
-            return Err(bad(format!(
-                "network shape {:?}, this build has {shape:?}",
-                &dims[..4]
-            )));
-        }
-        let mut text = vec![0u8; dims[4] as usize];
-        r.read_exact(&mut text)?;
         let stored = if &magic == MAGIC { PARAMS } else { PARAMS_V1 };
-        let mut bytes = vec![0u8; stored * 4];
-        r.read_exact(&mut bytes)?;
-        let mut w: Vec<f32> = bytes
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let (mut w, text) = read_body(r, [INPUTS, DS, H1, H2], stored)?;
         w.resize(PARAMS, 0.0);
-        Ok((Spatial { w }, String::from_utf8_lossy(&text).into_owned()))
+        Ok((Spatial { w }, text))
     }
 
     /// The policy's move logits on `board` by cell (a taken cell's is `f32::MIN`).
