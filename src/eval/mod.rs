@@ -75,10 +75,13 @@ pub fn evaluate(board: &Board, params: &EvalParams) -> i32 {
     let me = board.to_move();
     if params.nnue {
         if let Some(net) = crate::nnue::spatial() {
-            let score = (net.logit(board) * 200.0) as i32;
+            let mut score = (net.logit(board) * 200.0) as i32;
             let mix = params.nnue_mix;
-            let classical = evaluate_tally(board.rule(), me, board.line_patterns().tally(), params);
-            let score = (score * mix + classical * (100 - mix)) / 100;
+            if mix < 100 {
+                let classical =
+                    evaluate_tally(board.rule(), me, board.line_patterns().tally(), params);
+                score = (score * mix + classical * (100 - mix)) / 100;
+            }
             return score.clamp(-EVAL_BOUND + 1, EVAL_BOUND - 1);
         }
         let lines = board.line_patterns();
