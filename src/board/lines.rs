@@ -7,9 +7,11 @@ use super::grid::Color;
 use super::pattern::{self, Class, LineTable, Shape, CLASSES, INDEX_SPAN, POWERS, SLOTS, WALL};
 use super::weights::{index_weights, IndexWeights};
 use super::windows::{Windows, NO_CELL};
+use crate::nnue::conv::{ConvAcc, ConvNet};
 use crate::nnue::features;
 use crate::nnue::model::D;
 use crate::nnue::network::Network;
+use crate::nnue::spatial::{empty_inputs, stone_inputs};
 use crate::rules::Rule;
 
 /// The shape index of an occupied cell.
@@ -132,6 +134,10 @@ pub struct Lines {
     /// The accumulators are left as they are (`pause_network`): the moves made meanwhile are
     /// all taken back before it ends, and nothing is evaluated.
     net_paused: bool,
+    /// The spatial network and its state (`nnue::conv`), kept up to date like the
+    /// accumulators (and paused with them): each cell's inputs are set wherever its codes
+    /// change, and set back on an undo.
+    conv: Option<(&'static ConvNet, Box<ConvAcc>)>,
 }
 
 impl Lines {
@@ -186,6 +192,7 @@ impl Lines {
             acc: [[0; D]; 2],
             saved_acc: Vec::new(),
             net_paused: false,
+            conv: None,
         };
         for i in (0..cells).filter(|&i| code(i) == pattern::EMPTY) {
             lines.vacate_cell(i);
@@ -223,6 +230,20 @@ impl Lines {
         for i in empty {
             self.vacate_cell(i);
         }
+        // A stone's row depends on the rule too (renju's tables): read the inputs afresh.
+        if let Some((net, mut acc)) = self.conv.take() {
+            let inputs = (0..self.cells.len())
+                .map(|i| {
+                    if self.cells[i].index[0] != OCCUPIED {
+                        empty_inputs(rule, self.codes(i))
+                    } else {
+                        stone_inputs(rule, stone_of_row(acc.inputs(i)[0]))
+                    }
+                })
+                .collect();
+            *acc = ConvAcc::new(net, acc.width(), acc.height(), inputs);
+            self.conv = Some((net, acc));
+        }
     }
 
     /// Cell `i` takes `code` (a stone code, or `WALL` for a blocked cell). A stone's changes
@@ -247,6 +268,15 @@ impl Lines {
             self.forget_saved();
         }
         self.occupy_cell(i);
+        let rule = self.rule;
+        if let Some((net, acc)) = self.live_conv() {
+            let stone = match code {
+                WALL => None,
+                c if c == pattern::stone_code(Color::Black) => Some(Color::Black),
+                _ => Some(Color::White),
+            };
+            acc.set(net, i, stone_inputs(rule, stone));
+        }
         let ray = windows.ray(i);
         let reach = self.table.slots();
         for d in 0..4 {
@@ -299,6 +329,7 @@ impl Lines {
             cell.index = saved.index;
             cell.shapes = saved.shapes;
             cell.read = saved.read;
+            self.conv_cell(saved.cell as usize);
         }
         self.tally = mark.tally;
         if self.live_net().is_some() {
@@ -475,6 +506,50 @@ impl Lines {
         if let Some(net) = self.live_net() {
             self.acc_cell(net, self.codes(i), 1);
         }
+        self.conv_cell(i);
+    }
+
+    /// Tells the spatial network's state (if kept and not paused) the inputs of the empty
+    /// cell `i`.
+    #[inline(always)]
+    fn conv_cell(&mut self, i: usize) {
+        let rule = self.rule;
+        let codes = self.codes(i);
+        if let Some((net, acc)) = self.live_conv() {
+            acc.set(net, i, empty_inputs(rule, codes));
+        }
+    }
+
+    /// The spatial network and its state, unless paused.
+    #[inline(always)]
+    fn live_conv(&mut self) -> Option<(&'static ConvNet, &mut ConvAcc)> {
+        match &mut self.conv {
+            Some((net, acc)) if !self.net_paused => Some((*net, acc)),
+            _ => None,
+        }
+    }
+
+    /// Keeps the spatial network `net`'s state from now on, starting from `acc` (computed
+    /// afresh from the board by the caller), or none.
+    pub fn set_conv(&mut self, conv: Option<(&'static ConvNet, ConvAcc)>) {
+        self.conv = conv.map(|(net, acc)| (net, Box::new(acc)));
+    }
+
+    /// The spatial network kept, with its state.
+    pub fn conv(&self) -> Option<(&'static ConvNet, &ConvAcc)> {
+        self.conv.as_ref().map(|(net, acc)| (*net, &**acc))
+    }
+
+    /// The spatial network's score of the position for `mover`, the side to move, if kept.
+    #[inline]
+    pub fn conv_score(&self, mover: Color) -> Option<i32> {
+        let (net, acc) = self.conv.as_ref()?;
+        Some(acc.score(net, mover.index()))
+    }
+
+    /// Whether the network states are being kept up to date now (not paused).
+    pub fn network_live(&self) -> bool {
+        !self.net_paused
     }
 
     /// Adds what colour `c`'s read of the empty cell `i` gives: its weights to the sums, the
@@ -567,6 +642,7 @@ impl Lines {
         if let (Some(net), Some(was)) = (self.live_net(), was_codes) {
             self.acc_cell_replace(net, was, self.codes(q));
         }
+        self.conv_cell(q);
     }
 
     /// The shape a stone of `c` makes on the empty cell `i` along direction `d`.
@@ -713,5 +789,14 @@ impl Lines {
             return Some("network accumulators differ".into());
         }
         None
+    }
+}
+
+/// The colour of a stone row of the spatial network's inputs (`None`: a blocked cell).
+fn stone_of_row(row: u16) -> Option<Color> {
+    match row as usize {
+        r if r == 2 * features::TABLES => None,
+        r if r % 2 == 0 => Some(Color::Black),
+        _ => Some(Color::White),
     }
 }

@@ -151,6 +151,26 @@ impl Board {
         self.lines.set_network(net);
     }
 
+    /// Keeps the spatial network `net`'s state up to date from now on (`None`: none kept);
+    /// computed afresh unless it is the network kept already.
+    pub fn set_conv(&mut self, net: Option<&'static crate::nnue::conv::ConvNet>) {
+        let same = match (self.lines.conv(), net) {
+            (Some((a, _)), Some(b)) => std::ptr::eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            let conv = net.map(|net| (net, self.conv_afresh(net)));
+            self.lines.set_conv(conv);
+        }
+    }
+
+    /// The spatial network's state on this position, computed from scratch.
+    fn conv_afresh(&self, net: &crate::nnue::conv::ConvNet) -> crate::nnue::conv::ConvAcc {
+        let x = crate::nnue::spatial::Cells::of(self);
+        crate::nnue::conv::ConvAcc::new(net, x.width, x.height, x.cells)
+    }
+
     /// Runs `f` with the network's accumulators left as they are: for a threat search, which
     /// takes back every move it makes and evaluates nothing (a debug check that it did).
     pub fn without_network<R>(&mut self, f: impl FnOnce(&mut Board) -> R) -> R {
@@ -418,6 +438,11 @@ impl Board {
         lines.set_network(self.lines.network());
         if let Some(why) = self.lines.difference(&lines) {
             return Err(format!("line patterns: {why}"));
+        }
+        if let (Some((net, acc)), true) = (self.lines.conv(), self.lines.network_live()) {
+            if *acc != self.conv_afresh(net) {
+                return Err("spatial network state differs from the cells".into());
+            }
         }
         let mut key = if self.to_move == Color::White {
             WHITE_TO_MOVE

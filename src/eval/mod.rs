@@ -74,8 +74,7 @@ pub const EVAL_BOUND: i32 = 10_000_000;
 pub fn evaluate(board: &Board, params: &EvalParams) -> i32 {
     let me = board.to_move();
     if params.nnue {
-        if let Some(net) = crate::nnue::spatial() {
-            let mut score = (net.logit(board) * 200.0) as i32;
+        if let Some(mut score) = board.line_patterns().conv_score(me) {
             let mix = params.nnue_mix;
             if mix < 100 {
                 let classical =

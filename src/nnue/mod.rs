@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use model::Model;
 use network::Network;
 
+pub mod conv;
 pub mod data;
 pub mod features;
 pub mod model;
@@ -48,8 +49,8 @@ static NETWORK: OnceLock<Option<Network>> = OnceLock::new();
 static SPATIAL: OnceLock<Option<spatial::Spatial>> = OnceLock::new();
 
 /// An experiment: the float spatial network (`spatial`) named by the environment variable
-/// `WUZI_SPATIAL`, evaluated from scratch at every node with `INFO wuzi_nnue 1` (no
-/// incremental version yet: for games at a fixed node budget only).
+/// `WUZI_SPATIAL`; the engine evaluates with its quantised form (`conv()`), and orders moves
+/// by its policy with `INFO wuzi_nnue_policy 1`.
 pub fn spatial() -> Option<&'static spatial::Spatial> {
     SPATIAL
         .get_or_init(|| {
@@ -61,6 +62,16 @@ pub fn spatial() -> Option<&'static spatial::Spatial> {
                 .map_err(|e| log::warn!("no spatial network: {}: {e}", path.to_string_lossy()))
                 .ok()
         })
+        .as_ref()
+}
+
+static CONV: OnceLock<Option<conv::ConvNet>> = OnceLock::new();
+
+/// The spatial network of `WUZI_SPATIAL` (`spatial()`) quantised for the engine, which keeps
+/// its state up to date move by move (`conv`): with `INFO wuzi_nnue 1` it evaluates in place
+/// of the count network.
+pub fn conv() -> Option<&'static conv::ConvNet> {
+    CONV.get_or_init(|| spatial().map(|m| conv::ConvNet::quantise(m, "")))
         .as_ref()
 }
 

@@ -231,6 +231,25 @@ impl Model {
         }
     }
 
+    /// A count network with a zero embedding whose head is `head` (`head_forward`'s layout
+    /// for `D` inputs) reading the side to move's half of its input, the other half weighted
+    /// zero: another network's head in the form the engine's integer head runs
+    /// (`nnue::conv`).
+    pub(crate) fn with_head(head: &[f32]) -> Model {
+        assert_eq!(head.len(), H1 * D + PARAMS - B1, "a head of D inputs");
+        let mut w = vec![0.0; PARAMS];
+        for j in 0..H1 {
+            let at = W1 + j * 2 * D;
+            w[at..at + D].copy_from_slice(&head[j * D..(j + 1) * D]);
+        }
+        w[B1..PARAMS].copy_from_slice(&head[H1 * D..]);
+        Model {
+            w,
+            residual: false,
+            pair: false,
+        }
+    }
+
     /// The number of parameters (`w.len()`).
     pub fn params(&self) -> usize {
         self.w.len()

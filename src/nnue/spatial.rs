@@ -27,6 +27,7 @@ use super::Rng;
 use crate::board::grid::Cell;
 use crate::board::pattern::PCODES;
 use crate::board::{Board, Color};
+use crate::rules::Rule;
 
 /// Channels of a cell's feature vector.
 pub const DS: usize = 16;
@@ -35,18 +36,18 @@ pub const POOL: f32 = 32.0;
 /// Rows of the stone table: per input table a black and a white stone, then a blocked cell.
 pub const STONES: usize = 2 * TABLES + 1;
 /// A cell's second index where the first is a stone row.
-const NONE: u16 = u16::MAX;
+pub const NONE: u16 = u16::MAX;
 
 const MAGIC: &[u8; 8] = b"WUZINNS2";
 /// The first format: no policy weights (read as zeros).
 const MAGIC_V1: &[u8; 8] = b"WUZINNS1";
 
-const EA: usize = 0;
-const EB: usize = EA + INPUTS * DS;
-const ST: usize = EB + INPUTS * DS;
-const K: usize = ST + STONES * DS;
-const BV: usize = K + 9 * DS;
-const HEAD: usize = BV + DS;
+pub(crate) const EA: usize = 0;
+pub(crate) const EB: usize = EA + INPUTS * DS;
+pub(crate) const ST: usize = EB + INPUTS * DS;
+pub(crate) const K: usize = ST + STONES * DS;
+pub(crate) const BV: usize = K + 9 * DS;
+pub(crate) const HEAD: usize = BV + DS;
 /// One head's parameters (`model::head_forward`'s layout), offsets within it.
 const W1: usize = 0;
 const B1: usize = W1 + H1 * DS;
@@ -54,7 +55,7 @@ const W2: usize = B1 + H1;
 const B2: usize = W2 + H2 * H1;
 const W3: usize = B2 + H2;
 const B3: usize = W3 + H2;
-const HEAD_PARAMS: usize = B3 + 1;
+pub(crate) const HEAD_PARAMS: usize = B3 + 1;
 /// The policy's weights, per side-to-move colour: a cell's move logit is their dot product
 /// with the cell's rectified features.
 const WP: usize = HEAD + 2 * HEAD_PARAMS;
@@ -81,16 +82,15 @@ impl Cells {
         let dims = board.dims();
         let lines = board.line_patterns();
         let rule = board.rule();
-        let (tb, tw) = (table(rule, Color::Black), table(rule, Color::White));
         let cells = (0..dims.cells())
             .map(|i| match board.grid().cell(i) {
-                Cell::Empty => [
-                    (tb * PCODES + lines.code(Color::Black, i) as usize) as u16,
-                    (tw * PCODES + lines.code(Color::White, i) as usize) as u16,
-                ],
-                Cell::Black => [(2 * tb) as u16, NONE],
-                Cell::White => [(2 * tw + 1) as u16, NONE],
-                Cell::Blocked | Cell::Wall => [(2 * TABLES) as u16, NONE],
+                Cell::Empty => empty_inputs(
+                    rule,
+                    [lines.code(Color::Black, i), lines.code(Color::White, i)],
+                ),
+                Cell::Black => stone_inputs(rule, Some(Color::Black)),
+                Cell::White => stone_inputs(rule, Some(Color::White)),
+                Cell::Blocked | Cell::Wall => stone_inputs(rule, None),
             })
             .collect();
         Cells {
@@ -101,6 +101,28 @@ impl Cells {
             played: None,
         }
     }
+}
+
+/// The inputs of an empty cell where black's pattern code is `codes[0]` and white's
+/// `codes[1]` under `rule`: its rows of the two tables.
+#[inline(always)]
+pub fn empty_inputs(rule: Rule, codes: [u16; 2]) -> [u16; 2] {
+    let (tb, tw) = (table(rule, Color::Black), table(rule, Color::White));
+    [
+        (tb * PCODES) as u16 + codes[0],
+        (tw * PCODES) as u16 + codes[1],
+    ]
+}
+
+/// The inputs of a cell holding a stone of that colour, or blocked (`None`), under `rule`.
+#[inline(always)]
+pub fn stone_inputs(rule: Rule, stone: Option<Color>) -> [u16; 2] {
+    let row = match stone {
+        Some(Color::Black) => 2 * table(rule, Color::Black),
+        Some(Color::White) => 2 * table(rule, Color::White) + 1,
+        None => 2 * TABLES,
+    };
+    [row as u16, NONE]
 }
 
 /// The spatial network's weights.
@@ -365,7 +387,6 @@ impl Spatial {
 mod tests {
     use super::*;
     use crate::geometry::{Dims, Pos};
-    use crate::rules::Rule;
 
     fn position() -> Cells {
         let mut b = Board::with_rule(Dims::new(7, 6).unwrap(), Rule::Renju);

@@ -303,11 +303,14 @@ fn searcher<'a>(
         options,
     } = search;
     board.set_rule(rule);
-    board.set_network(if params.eval.nnue {
+    // The spatial network (an experiment, `WUZI_SPATIAL`) in place of the count network.
+    let conv = params.eval.nnue.then(crate::nnue::conv).flatten();
+    board.set_network(if params.eval.nnue && conv.is_none() {
         crate::nnue::network()
     } else {
         None
     });
+    board.set_conv(conv);
     let dims = board.dims();
     let salt = (rule.info_value() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ ((dims.width as u64) << 40 | (dims.height as u64) << 48);
