@@ -263,6 +263,9 @@ impl Lines {
             if self.live_net().is_some() {
                 self.saved_acc.push(self.acc);
             }
+            if let Some((_, acc)) = self.live_conv() {
+                acc.begin();
+            }
             self.save(i);
         } else {
             self.forget_saved();
@@ -295,6 +298,7 @@ impl Lines {
                 }
             }
         }
+        self.conv_flush();
     }
 
     /// Cell `i`, the last stone placed, is emptied again: the cells it changed are put back
@@ -319,6 +323,7 @@ impl Lines {
         }
         let Some(mark) = mark else {
             self.vacate_cell(i);
+            self.conv_flush();
             return;
         };
         while self.saved.len() > mark.saved as usize {
@@ -329,7 +334,18 @@ impl Lines {
             cell.index = saved.index;
             cell.shapes = saved.shapes;
             cell.read = saved.read;
-            self.conv_cell(saved.cell as usize);
+            let (q, rule) = (saved.cell as usize, self.rule);
+            let codes = self.codes(q);
+            if let Some((_, acc)) = self.live_conv() {
+                acc.restore(q, empty_inputs(rule, codes));
+            }
+        }
+        if let Some((_, acc)) = self.live_conv() {
+            let begun = acc.undo();
+            debug_assert!(
+                begun,
+                "the spatial state's moves and the saved ones disagree"
+            );
         }
         self.tally = mark.tally;
         if self.live_net().is_some() {
@@ -353,6 +369,9 @@ impl Lines {
         self.marks.clear();
         self.saved_bits.clear();
         self.saved_acc.clear();
+        if let Some((_, acc)) = &mut self.conv {
+            acc.forget();
+        }
     }
 
     /// Keeps the accumulators of `net` from now on (`None`: none); they are computed afresh
@@ -520,6 +539,14 @@ impl Lines {
         }
     }
 
+    /// Brings the spatial network's pool up to date after a move's changes.
+    #[inline(always)]
+    fn conv_flush(&mut self) {
+        if let Some((_, acc)) = self.live_conv() {
+            acc.flush();
+        }
+    }
+
     /// The spatial network and its state, unless paused.
     #[inline(always)]
     fn live_conv(&mut self) -> Option<(&'static ConvNet, &mut ConvAcc)> {
@@ -532,6 +559,8 @@ impl Lines {
     /// Keeps the spatial network `net`'s state from now on, starting from `acc` (computed
     /// afresh from the board by the caller), or none.
     pub fn set_conv(&mut self, conv: Option<(&'static ConvNet, ConvAcc)>) {
+        // The undos saved so far have no spatial state: they recompute instead.
+        self.forget_saved();
         self.conv = conv.map(|(net, acc)| (net, Box::new(acc)));
     }
 

@@ -99,15 +99,46 @@ impl ConvNet {
     }
 }
 
-/// The network's state on one board: every cell's inputs and sums v, and the pool.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The network's state on one board: every cell's inputs and sums v, and the pool; and what
+/// undoes the moves begun (`begin`).
+///
+/// A move's changes go in two steps: `set` moves the sums of the cells reading each changed
+/// cell, saving each such cell's sums the first time the move touches them; `flush` then moves
+/// the pool once for each cell touched, by its rectified sum's change since the saved one. The
+/// saved sums stay in the log for `undo` while a move is begun; otherwise they go at `flush`.
+#[derive(Clone, Debug)]
 pub struct ConvAcc {
     width: usize,
     height: usize,
     inputs: Vec<[u16; 2]>,
     v: Vec<[i32; DS]>,
     pool: [i32; DS],
+    /// A cell and its sums before the move that touched it.
+    log: Vec<(u32, [i32; DS])>,
+    /// Where the log's entries not yet in the pool start (`flush`).
+    pending: usize,
+    /// Per move begun: where its log starts, and the pool before it.
+    marks: Vec<(usize, [i32; DS])>,
+    /// Per cell, the period (`epoch`: between two flushes or begins) that last logged it.
+    stamp: Vec<u64>,
+    epoch: u64,
 }
+
+/// Equal states: the same inputs, sums and pool (whatever their undo logs).
+impl PartialEq for ConvAcc {
+    fn eq(&self, other: &ConvAcc) -> bool {
+        (self.width, self.height, &self.inputs, &self.v, self.pool)
+            == (
+                other.width,
+                other.height,
+                &other.inputs,
+                &other.v,
+                other.pool,
+            )
+    }
+}
+
+impl Eq for ConvAcc {}
 
 /// A cell's share of the pool.
 #[inline(always)]
@@ -142,41 +173,166 @@ impl ConvAcc {
         ConvAcc {
             width,
             height,
+            stamp: vec![0; inputs.len()],
             inputs,
             v,
             pool,
+            log: Vec::new(),
+            pending: 0,
+            marks: Vec::new(),
+            epoch: 1,
         }
     }
 
-    /// Cell `i`'s inputs are `now` (`spatial::Cells`' encoding) from here on.
+    /// A move begins: the changes from here to the next `begin` are what `undo` takes back.
+    #[inline]
+    pub fn begin(&mut self) {
+        debug_assert_eq!(self.pending, self.log.len(), "begin before a flush");
+        self.marks.push((self.log.len(), self.pool));
+        self.epoch += 1;
+    }
+
+    /// Takes back the last move begun: every sum and the pool as they were. The inputs are
+    /// the caller's to put back (`restore`). False if no move was begun.
+    #[inline]
+    pub fn undo(&mut self) -> bool {
+        debug_assert_eq!(self.pending, self.log.len(), "undo before a flush");
+        let Some((at, pool)) = self.marks.pop() else {
+            return false;
+        };
+        for &(n, v) in &self.log[at..] {
+            self.v[n as usize] = v;
+        }
+        self.log.truncate(at);
+        self.pending = at;
+        self.pool = pool;
+        self.epoch += 1;
+        true
+    }
+
+    /// Cell `i`'s inputs are `inputs` again, as before the move `undo` takes back.
+    #[inline]
+    pub fn restore(&mut self, i: usize, inputs: [u16; 2]) {
+        self.inputs[i] = inputs;
+    }
+
+    /// Drops what undoes the moves begun (their undos then set the inputs back instead).
+    pub fn forget(&mut self) {
+        self.flush();
+        self.log.clear();
+        self.pending = 0;
+        self.marks.clear();
+        self.epoch += 1;
+    }
+
+    /// Cell `i`'s inputs are `now` (`spatial::Cells`' encoding) from here on; the pool follows
+    /// at the next `flush`.
     #[inline]
     pub fn set(&mut self, net: &ConvNet, i: usize, now: [u16; 2]) {
+        self.set_with(net, i, now, avx2());
+    }
+
+    /// `set`, with AVX2 or the portable code.
+    #[inline(always)]
+    fn set_with(&mut self, net: &ConvNet, i: usize, now: [u16; 2], avx2: bool) {
         let was = std::mem::replace(&mut self.inputs[i], now);
         if was == now {
             return;
         }
         let [a, b] = net.rows(was);
         let [c, d] = net.rows(now);
+        let du = std::array::from_fn(|k| (c[k] as i32 + d[k] as i32) - (a[k] as i32 + b[k] as i32));
+        #[cfg(target_arch = "x86_64")]
+        if avx2 {
+            // SAFETY: the CPU has AVX2 (checked at run time).
+            unsafe { self.taps_avx2(&net.kernel, i, &du) };
+            return;
+        }
+        let _ = avx2;
+        self.taps(&net.kernel, i, &du);
+    }
+
+    /// Adds `kernel[k] * du` to the sums of each cell reading cell `i` by tap k (tap k of n
+    /// reads n + (k % 3 - 1, k / 3 - 1)), logging each the first time in this period.
+    #[inline(always)]
+    fn taps(&mut self, kernel: &[[i32; DS]; 9], i: usize, du: &[i32; DS]) {
         let (x, y) = (i % self.width, i / self.width);
-        // Tap k of cell n reads n + (k % 3 - 1, k / 3 - 1): the cells reading i are i minus it.
-        let mut taps = [(0, 0); 9];
-        let mut len = 0;
-        for k in 0..9 {
-            let (nx, ny) = ((x + 1).wrapping_sub(k % 3), (y + 1).wrapping_sub(k / 3));
-            if nx < self.width && ny < self.height {
-                taps[len] = (k, ny * self.width + nx);
-                len += 1;
+        let (x0, x1) = (x.saturating_sub(1), (x + 1).min(self.width - 1));
+        let (y0, y1) = (y.saturating_sub(1), (y + 1).min(self.height - 1));
+        for ny in y0..=y1 {
+            for nx in x0..=x1 {
+                let (k, n) = (x + 1 - nx + 3 * (y + 1 - ny), ny * self.width + nx);
+                if self.stamp[n] != self.epoch {
+                    self.stamp[n] = self.epoch;
+                    self.log.push((n as u32, self.v[n]));
+                }
+                let (vn, kern) = (&mut self.v[n], &kernel[k]);
+                for c in 0..DS {
+                    vn[c] += kern[c] * du[c];
+                }
             }
         }
-        let taps = &taps[..len];
-        if simd::avx2() {
-            // SAFETY: the CPU has AVX2 (checked at run time).
-            unsafe { simd::taps_avx2(&mut self.v, taps, &net.kernel, [a, b, c, d], &mut self.pool) }
-        } else {
-            let du =
-                std::array::from_fn(|k| (c[k] as i32 + d[k] as i32) - (a[k] as i32 + b[k] as i32));
-            taps_scalar(&mut self.v, taps, &net.kernel, &du, &mut self.pool);
+    }
+
+    /// `taps` compiled for AVX2: the same integers.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn taps_avx2(&mut self, kernel: &[[i32; DS]; 9], i: usize, du: &[i32; DS]) {
+        self.taps(kernel, i, du)
+    }
+
+    /// Moves the pool by the change of each cell touched since the last flush; the log keeps
+    /// their old sums only while a move is begun.
+    #[inline]
+    pub fn flush(&mut self) {
+        self.flush_with(avx2());
+    }
+
+    #[inline(always)]
+    fn flush_with(&mut self, avx2: bool) {
+        if self.pending == self.log.len() {
+            return;
         }
+        #[cfg(target_arch = "x86_64")]
+        if avx2 {
+            // SAFETY: the CPU has AVX2 (checked at run time).
+            unsafe { self.pool_avx2() };
+        } else {
+            self.pool_changes();
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = avx2;
+            self.pool_changes();
+        }
+        if self.marks.is_empty() {
+            self.log.clear();
+        }
+        self.pending = self.log.len();
+        self.epoch += 1;
+    }
+
+    #[inline(always)]
+    fn pool_changes(&mut self) {
+        for (n, old) in &self.log[self.pending..] {
+            let new = &self.v[*n as usize];
+            for c in 0..DS {
+                self.pool[c] += pooled(new[c]) - pooled(old[c]);
+            }
+        }
+    }
+
+    /// `pool_changes` compiled for AVX2.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn pool_avx2(&mut self) {
+        self.pool_changes()
     }
 
     pub fn width(&self) -> usize {
@@ -196,6 +352,7 @@ impl ConvAcc {
     /// `head` (0 black, 1 white).
     #[inline]
     pub fn score(&self, net: &ConvNet, head: usize) -> i32 {
+        debug_assert_eq!(self.pending, self.log.len(), "a score before a flush");
         net.heads[head].score(&self.pool, &[0; D])
     }
 
@@ -205,95 +362,10 @@ impl ConvAcc {
     }
 }
 
-/// Adds `kernel[k] * du` to the sums `v[n]` of each (k, n) of `taps`, and the change of
-/// their pooled values to `pool`: the portable path.
-fn taps_scalar(
-    v: &mut [[i32; DS]],
-    taps: &[(usize, usize)],
-    kernel: &[[i32; DS]; 9],
-    du: &[i32; DS],
-    pool: &mut [i32; DS],
-) {
-    for &(k, n) in taps {
-        let (vn, kern) = (&mut v[n], &kernel[k]);
-        for c in 0..DS {
-            let old = vn[c];
-            let new = old + kern[c] * du[c];
-            pool[c] += pooled(new) - pooled(old);
-            vn[c] = new;
-        }
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod simd {
-    use super::{DS, POOL_SHIFT};
-    use std::arch::x86_64::*;
-
-    pub use crate::nnue::network::simd::avx2;
-
-    /// `taps_scalar` with AVX2, the change of u given as its rows: (c + d) - (a + b) from
-    /// `rows` = [a, b, c, d]. The same integers (the rows' sums and their difference fit
-    /// i16: the rows stay inside ±8191).
-    ///
-    /// # Safety
-    /// The CPU must have AVX2.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn taps_avx2(
-        v: &mut [[i32; DS]],
-        taps: &[(usize, usize)],
-        kernel: &[[i32; DS]; 9],
-        rows: [&[i16; DS]; 4],
-        pool: &mut [i32; DS],
-    ) {
-        const _: () = assert!(DS == 16);
-        let [a, b, c, e] = rows.map(|r| _mm256_loadu_si256(r.as_ptr() as *const __m256i));
-        let du = _mm256_sub_epi16(_mm256_add_epi16(c, e), _mm256_add_epi16(a, b));
-        let d = [
-            _mm256_cvtepi16_epi32(_mm256_castsi256_si128(du)),
-            _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(du)),
-        ];
-        let pp = pool.as_mut_ptr() as *mut __m256i;
-        let mut p = [_mm256_loadu_si256(pp), _mm256_loadu_si256(pp.add(1))];
-        let zero = _mm256_setzero_si256();
-        for &(k, n) in taps {
-            let pk = kernel[k].as_ptr() as *const __m256i;
-            let pv = v[n].as_mut_ptr() as *mut __m256i;
-            for h in 0..2 {
-                let old = _mm256_loadu_si256(pv.add(h));
-                let new =
-                    _mm256_add_epi32(old, _mm256_mullo_epi32(_mm256_loadu_si256(pk.add(h)), d[h]));
-                let pooled_new = _mm256_srai_epi32(_mm256_max_epi32(new, zero), POOL_SHIFT as i32);
-                let pooled_old = _mm256_srai_epi32(_mm256_max_epi32(old, zero), POOL_SHIFT as i32);
-                p[h] = _mm256_add_epi32(p[h], _mm256_sub_epi32(pooled_new, pooled_old));
-                _mm256_storeu_si256(pv.add(h), new);
-            }
-        }
-        _mm256_storeu_si256(pp, p[0]);
-        _mm256_storeu_si256(pp.add(1), p[1]);
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-mod simd {
-    use super::DS;
-
-    #[inline(always)]
-    pub fn avx2() -> bool {
-        false
-    }
-
-    /// # Safety
-    /// Never called: `avx2()` is false on this target.
-    pub unsafe fn taps_avx2(
-        _: &mut [[i32; DS]],
-        _: &[(usize, usize)],
-        _: &[[i32; DS]; 9],
-        _: [&[i16; DS]; 4],
-        _: &mut [i32; DS],
-    ) {
-        unreachable!("no AVX2 on this target")
-    }
+/// Whether the CPU runs AVX2 (`network::simd::avx2`: asked once, `WUZI_NO_AVX2` forbids it).
+#[inline(always)]
+fn avx2() -> bool {
+    crate::nnue::network::simd::avx2()
 }
 
 #[cfg(test)]
@@ -356,6 +428,7 @@ mod tests {
                         acc.set(&net, i, *now);
                     }
                 }
+                acc.flush();
                 assert_eq!(acc, acc_of(&net, &b), "step {step} on {w}x{h}");
                 let head = after.head;
                 let (fast, scalar) = (acc.score(&net, head), acc.score_scalar(&net, head));
@@ -372,31 +445,36 @@ mod tests {
 
     #[test]
     fn both_paths_give_the_same_sums() {
-        if !simd::avx2() {
-            return;
+        let net = ConvNet::quantise(&network(6), "");
+        let mut b = Board::with_rule(Dims::new(9, 8).unwrap(), Rule::Freestyle);
+        for (x, y) in [(4, 4), (5, 5), (0, 0), (8, 7), (3, 5)] {
+            b.play(Pos::new(x, y));
         }
-        let mut rng = Rng(4);
-        let mut value = |limit: u64| rng.below(2 * limit) as i32 - limit as i32;
-        let kernel: [[i32; DS]; 9] = std::array::from_fn(|_| std::array::from_fn(|_| value(2048)));
-        let v: Vec<[i32; DS]> = (0..12)
-            .map(|_| std::array::from_fn(|_| value(1 << 22)))
-            .collect();
-        let rows: [[i16; DS]; 4] =
-            std::array::from_fn(|_| std::array::from_fn(|_| value(8191) as i16));
-        let du: [i32; DS] = std::array::from_fn(|k| {
-            let r = rows.map(|r| r[k] as i32);
-            (r[2] + r[3]) - (r[0] + r[1])
-        });
-        let pool: [i32; DS] = std::array::from_fn(|_| value(1 << 20));
-        let taps = [(0, 3), (4, 7), (8, 11), (5, 0), (2, 3)];
-        let (mut v1, mut p1) = (v.clone(), pool);
-        taps_scalar(&mut v1, &taps, &kernel, &du, &mut p1);
-        let (mut v2, mut p2) = (v.clone(), pool);
-        // SAFETY: the CPU has AVX2 (checked above).
-        let [a, b, c, d] = &rows;
-        unsafe { simd::taps_avx2(&mut v2, &taps, &kernel, [a, b, c, d], &mut p2) };
-        assert_eq!((v1, p1), (v2, p2));
-        assert_ne!(p2, pool);
+        let fresh = acc_of(&net, &b);
+        let mut paths = [fresh.clone(), fresh.clone()];
+        let mut rng = Rng(17);
+        for _ in 0..40 {
+            // A cell and new inputs for it, the same for both.
+            let i = rng.below(72) as usize;
+            let now = if rng.below(3) == 0 {
+                [rng.below(7) as u16, NONE]
+            } else {
+                [rng.below(1000) as u16, rng.below(1000) as u16]
+            };
+            let flush = rng.below(2) == 0;
+            for (acc, avx2) in paths.iter_mut().zip([false, true]) {
+                acc.set_with(&net, i, now, avx2 && super::avx2());
+                if flush {
+                    acc.flush_with(avx2 && super::avx2());
+                }
+            }
+        }
+        paths[0].flush_with(false);
+        paths[1].flush_with(super::avx2());
+        assert_eq!(paths[0], paths[1]);
+        assert_ne!(paths[0], fresh);
+        let again = ConvAcc::new(&net, 9, 8, (0..72).map(|i| paths[0].inputs(i)).collect());
+        assert_eq!(paths[0], again);
     }
 
     #[test]
