@@ -31,6 +31,8 @@ fn random_walk(dims: Dims, steps: usize, seed: u64) {
 fn walk(dims: Dims, rule: Rule, steps: usize, seed: u64) {
     let mut rng = Rng(seed);
     let mut board = Board::with_rule(dims, rule);
+    // The count network's accumulators are kept and checked too (`verify`, `network_after`).
+    board.set_network(wuzi::nnue::network());
     board.block(Pos::new(1, 1));
     let start_key = board.key();
     let mut keys = vec![board.key()];
@@ -52,8 +54,16 @@ fn walk(dims: Dims, rule: Rule, steps: usize, seed: u64) {
             let p = empties[rng.below(empties.len())];
             let predicted = board.key_after(dims.index(p));
             let tally = board.tally_after(dims.index(p));
+            let after = board.network_after(dims.index(p));
             let fives_before = five_points(&board);
             board.play(p);
+            // The network's score worked out without the move is the one the move leaves.
+            if let Some((t, score)) = after {
+                assert_eq!(Some(t), tally, "network_after's tally at step {step}");
+                let now = board.line_patterns().network_score(board.to_move());
+                assert!(score.is_some());
+                assert_eq!(score, now, "network_after at step {step}");
+            }
             assert_eq!(board.key(), predicted, "key_after at step {step}");
             // The tally worked out without the move is the one the move leaves, unless the
             // move made a five point (which it says); from a position without five points,

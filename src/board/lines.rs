@@ -426,6 +426,11 @@ impl Lines {
         }
     }
 
+    /// Whether a network (the count one or the spatial one) is kept to evaluate with.
+    pub fn evaluates(&self) -> bool {
+        self.net.is_some() || self.conv.is_some()
+    }
+
     /// The network whose accumulators are kept, if any.
     pub fn network(&self) -> Option<&'static Network> {
         self.net
@@ -726,9 +731,46 @@ impl Lines {
     /// `None` if the stone would give either colour a five point somewhere (the cell's
     /// neighbours are read as `place` would read them, and nothing is changed).
     pub fn tally_after(&self, windows: &Windows, i: usize, code: u32) -> Option<Tally> {
+        self.after(windows, i, code, None)
+    }
+
+    /// `tally_after`, and the count network's score after the move for `mover`, the side
+    /// then to move, where a network's accumulators are kept (not paused).
+    pub fn network_after(
+        &self,
+        windows: &Windows,
+        i: usize,
+        code: u32,
+        mover: Color,
+    ) -> Option<(Tally, Option<i32>)> {
+        let Some(net) = self.live_net() else {
+            return Some((self.tally_after(windows, i, code)?, None));
+        };
+        let mut acc = self.acc;
+        let tally = self.after(windows, i, code, Some((net, &mut acc)))?;
+        let score = net.score(&acc[mover.index()], &acc[mover.opp().index()]);
+        Some((tally, Some(score)))
+    }
+
+    /// `tally_after`, moving the accumulators `acc` of `net` as the move would.
+    #[inline(always)]
+    fn after(
+        &self,
+        windows: &Windows,
+        i: usize,
+        code: u32,
+        mut acc: Option<(&Network, &mut [[i32; D]; 2])>,
+    ) -> Option<Tally> {
         let mut tally = self.tally;
         for c in 0..2 {
             tally.add(c, self.cells[i].read[c], -1);
+        }
+        if let Some((net, acc)) = acc.as_mut() {
+            let codes = self.codes(i);
+            for (c, acc) in acc.iter_mut().enumerate() {
+                let (a, b) = self.cell_inputs(c, codes);
+                net.cell_add(acc, a, b, -1);
+            }
         }
         let ray = windows.ray(i);
         for d in 0..4 {
@@ -743,7 +785,8 @@ impl Lines {
                 }
                 let key = cell.keys[d] | code << (2 * (SLOTS - 1 - s));
                 let both = self.table.entry(key);
-                for c in 0..2 {
+                let mut codes = [cell.read[0].pcode, cell.read[1].pcode];
+                for (c, new_code) in codes.iter_mut().enumerate() {
                     let (shape, was) = (pattern::entry_shape(both, c), cell.shapes[c][d]);
                     if shape == was {
                         continue;
@@ -754,6 +797,16 @@ impl Lines {
                         return None;
                     }
                     tally.replace(c, cell.read[c], read);
+                    *new_code = read.pcode;
+                }
+                if let Some((net, acc)) = acc.as_mut() {
+                    let was = [cell.read[0].pcode, cell.read[1].pcode];
+                    if codes != was {
+                        for (c, acc) in acc.iter_mut().enumerate() {
+                            let (old, new) = (self.cell_inputs(c, was), self.cell_inputs(c, codes));
+                            net.cell_replace(acc, old, new);
+                        }
+                    }
                 }
             }
         }

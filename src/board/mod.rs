@@ -198,6 +198,14 @@ impl Board {
             .tally_after(&self.windows, i, pattern::stone_code(self.to_move))
     }
 
+    /// `tally_after`, and the count network's score after the move for the side then to move
+    /// (`None` where no network's accumulators are kept).
+    pub fn network_after(&self, i: usize) -> Option<(Tally, Option<i32>)> {
+        let c = self.to_move;
+        self.lines
+            .network_after(&self.windows, i, pattern::stone_code(c), c.opp())
+    }
+
     pub fn dims(&self) -> Dims {
         self.dims
     }

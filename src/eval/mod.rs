@@ -68,6 +68,30 @@ impl Default for EvalParams {
 /// Scores strictly inside this bound are evaluations; beyond it they are proven wins or losses.
 pub const EVAL_BOUND: i32 = 10_000_000;
 
+/// The count network's `score` of a position whose empty cells add up to `tally`, `me` to
+/// move, blended with the classical evaluation by `nnue_mix` (or added to it, `residual`).
+pub fn blend_network(
+    rule: Rule,
+    me: Color,
+    tally: &Tally,
+    score: i32,
+    residual: bool,
+    params: &EvalParams,
+) -> i32 {
+    let mix = params.nnue_mix;
+    let score = if mix >= 100 && !residual {
+        score
+    } else {
+        let classical = evaluate_tally(rule, me, tally, params);
+        if residual {
+            classical + score * mix / 100
+        } else {
+            (score * mix + classical * (100 - mix)) / 100
+        }
+    };
+    score.clamp(-EVAL_BOUND + 1, EVAL_BOUND - 1)
+}
+
 /// The position from the side to move's point of view: the learned pattern evaluation, or with
 /// `pattern_eval` off the window sums (each side's live windows, worth more the more stones
 /// they hold).
@@ -86,18 +110,7 @@ pub fn evaluate(board: &Board, params: &EvalParams) -> i32 {
         let lines = board.line_patterns();
         if let Some(score) = lines.network_score(me) {
             let residual = lines.network().is_some_and(|n| n.residual);
-            let mix = params.nnue_mix;
-            let score = if mix >= 100 && !residual {
-                score
-            } else {
-                let classical = evaluate_tally(board.rule(), me, lines.tally(), params);
-                if residual {
-                    classical + score * mix / 100
-                } else {
-                    (score * mix + classical * (100 - mix)) / 100
-                }
-            };
-            return score.clamp(-EVAL_BOUND + 1, EVAL_BOUND - 1);
+            return blend_network(board.rule(), me, lines.tally(), score, residual, params);
         }
     }
     if params.pattern_eval {

@@ -9,7 +9,7 @@ use super::{NodeKind, Searcher, INF, MATE_BOUND, MAX_PLY, NONE, NO_EVAL, WIN};
 use crate::board::lines::Tally;
 use crate::board::pattern::Class;
 use crate::board::Color;
-use crate::eval::{evaluate, evaluate_tally, learned_move_score};
+use crate::eval::{blend_network, evaluate, evaluate_tally, learned_move_score};
 
 /// Alpha-raise reductions stop where the score is this far from even: a clear win or loss
 /// is read at full depth.
@@ -538,8 +538,9 @@ impl Searcher<'_> {
     /// What a child searched after `mv` with at least `depth` plies left would read first,
     /// worked out without playing the move: `Some` only where the child could end before its
     /// move list (as a leaf, by the table or by reverse futility), no five point is on the
-    /// board before the move or after it, the evaluation is the pattern one and leaves have
-    /// no VCF.
+    /// board before the move or after it, the evaluation is the pattern one (or the count
+    /// network's, its accumulators worked out too; not the spatial one's) and leaves have no
+    /// VCF.
     pub(super) fn preview(&self, depth: i32, mv: u16) -> Option<Preview> {
         if depth > self.params.preview_depth.min(self.params.rfp_depth)
             || !self.params.pattern_moves
@@ -550,6 +551,12 @@ impl Searcher<'_> {
             return None;
         }
         let lines = self.board.line_patterns();
+        // The spatial network's evaluation needs the move played (the count network's
+        // accumulators are worked out below).
+        let network = self.params.eval.nnue && lines.evaluates();
+        if network && lines.conv().is_some() {
+            return None;
+        }
         let me = self.board.to_move();
         if lines.has_five(me) || lines.has_five(me.opp()) {
             return None;
@@ -557,9 +564,29 @@ impl Searcher<'_> {
         // The child probes the table first: its slot's fetch overlaps the tally's work.
         self.tt
             .prefetch(self.board.key_after(mv as usize) ^ self.salt);
-        let tally = self.board.tally_after(mv as usize)?;
+        let (tally, eval) = if network {
+            let (tally, score) = self.board.network_after(mv as usize)?;
+            let eval = match score {
+                Some(score) => {
+                    let residual = lines.network().is_some_and(|n| n.residual);
+                    blend_network(
+                        self.rule,
+                        me.opp(),
+                        &tally,
+                        score,
+                        residual,
+                        &self.params.eval,
+                    )
+                }
+                None => evaluate_tally(self.rule, me.opp(), &tally, &self.params.eval),
+            };
+            (tally, eval)
+        } else {
+            let tally = self.board.tally_after(mv as usize)?;
+            let eval = evaluate_tally(self.rule, me.opp(), &tally, &self.params.eval);
+            (tally, eval)
+        };
         let mover = tally.class_counts(me.opp());
-        let eval = evaluate_tally(self.rule, me.opp(), &tally, &self.params.eval);
         Some(Preview {
             eval: self.corrected(eval, &tally, me.opp()),
             win: self.quick_win(&tally, me.opp()),
