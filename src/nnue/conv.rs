@@ -241,7 +241,10 @@ impl ConvAcc {
         }
         let [a, b] = net.rows(was);
         let [c, d] = net.rows(now);
-        let du = std::array::from_fn(|k| (c[k] as i32 + d[k] as i32) - (a[k] as i32 + b[k] as i32));
+        let mut du = [0i32; DS];
+        for k in 0..DS {
+            du[k] = (c[k] as i32 + d[k] as i32) - (a[k] as i32 + b[k] as i32);
+        }
         #[cfg(target_arch = "x86_64")]
         if avx2 {
             // SAFETY: the CPU has AVX2 (checked at run time).
@@ -259,19 +262,31 @@ impl ConvAcc {
         let (x, y) = (i % self.width, i / self.width);
         let (x0, x1) = (x.saturating_sub(1), (x + 1).min(self.width - 1));
         let (y0, y1) = (y.saturating_sub(1), (y + 1).min(self.height - 1));
+        assert!(self.v.len() == self.width * self.height && self.stamp.len() == self.v.len());
+        self.log.reserve(9);
+        let (v, stamp) = (self.v.as_mut_ptr(), self.stamp.as_mut_ptr());
+        let (log, mut logged) = (self.log.as_mut_ptr(), self.log.len());
         for ny in y0..=y1 {
             for nx in x0..=x1 {
                 let (k, n) = (x + 1 - nx + 3 * (y + 1 - ny), ny * self.width + nx);
-                if self.stamp[n] != self.epoch {
-                    self.stamp[n] = self.epoch;
-                    self.log.push((n as u32, self.v[n]));
-                }
-                let (vn, kern) = (&mut self.v[n], &kernel[k]);
-                for c in 0..DS {
-                    vn[c] += kern[c] * du[c];
+                // SAFETY: n is a cell of the board (nx, ny inside it), so inside `v` and
+                // `stamp` (asserted above); at most nine entries are logged, reserved above.
+                unsafe {
+                    let vn = &mut *v.add(n);
+                    if *stamp.add(n) != self.epoch {
+                        *stamp.add(n) = self.epoch;
+                        log.add(logged).write((n as u32, *vn));
+                        logged += 1;
+                    }
+                    let kern = &kernel[k];
+                    for c in 0..DS {
+                        vn[c] += kern[c] * du[c];
+                    }
                 }
             }
         }
+        // SAFETY: the entries below `logged` were written above.
+        unsafe { self.log.set_len(logged) };
     }
 
     /// `taps` compiled for AVX2: the same integers.
