@@ -42,6 +42,9 @@ pub struct EvalParams {
     /// the rest (100: the network alone). A residual network's correction is added to the
     /// whole classical evaluation, scaled by it.
     pub nnue_mix: i32,
+    /// With `nnue` blended (`nnue_mix` below 100), the classical threat table's term stays
+    /// whole: only the pattern sums are blended with the network.
+    pub nnue_threats: bool,
     /// With `nnue` and a spatial network (`WUZI_SPATIAL`, an experiment), its move policy
     /// orders the moves in place of the learned table, `order_scale` units a logit.
     pub nnue_policy: bool,
@@ -60,6 +63,7 @@ impl Default for EvalParams {
             order_scale: 450,
             nnue: false,
             nnue_mix: 100,
+            nnue_threats: false,
             nnue_policy: false,
         }
     }
@@ -85,6 +89,9 @@ pub fn blend_network(
         let classical = evaluate_tally(rule, me, tally, params);
         if residual {
             classical + score * mix / 100
+        } else if params.nnue_threats && params.threat_eval {
+            let threats = threat_term(rule, me, tally);
+            threats + (score * mix + (classical - threats) * (100 - mix)) / 100
         } else {
             (score * mix + classical * (100 - mix)) / 100
         }
@@ -122,6 +129,14 @@ pub fn evaluate(board: &Board, params: &EvalParams) -> i32 {
 }
 
 /// The learned pattern evaluation of `tally` for `mover`, the side to move.
+/// The threat table's term of `evaluate_tally` (in evaluation units).
+fn threat_term(rule: Rule, mover: Color, tally: &Tally) -> i32 {
+    let w = pattern_weights(rule, mover);
+    let mine = threat_level(tally.class_counts(mover));
+    let theirs = threat_level(tally.class_counts(mover.opp()));
+    w.threats[mine][theirs] as i32 / WEIGHT_UNIT
+}
+
 pub fn evaluate_tally(rule: Rule, mover: Color, tally: &Tally, params: &EvalParams) -> i32 {
     let w = pattern_weights(rule, mover);
     let mut sum = tally.evaluate(mover) + w.tempo as i32;

@@ -362,6 +362,7 @@ impl Params {
             "pattern_eval" => flag(&mut self.eval.pattern_eval),
             "nnue" => flag(&mut self.eval.nnue),
             "nnue_policy" => flag(&mut self.eval.nnue_policy),
+            "nnue_threats" => flag(&mut self.eval.nnue_threats),
             "nnue_mix" => int
                 .filter(|v| (0..=100).contains(v))
                 .map(|v| self.eval.nnue_mix = v),
