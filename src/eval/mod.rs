@@ -42,6 +42,9 @@ pub struct EvalParams {
     /// the rest (100: the network alone). A residual network's correction is added to the
     /// whole classical evaluation, scaled by it.
     pub nnue_mix: i32,
+    /// With `nnue`, the count network counts only where both sides' threat levels
+    /// (`threat_level`) are below this; elsewhere the classical evaluation alone (7: always).
+    pub nnue_calm: i32,
     /// With `nnue` blended (`nnue_mix` below 100), the classical threat table's term stays
     /// whole: only the pattern sums are blended with the network.
     pub nnue_threats: bool,
@@ -63,6 +66,7 @@ impl Default for EvalParams {
             order_scale: 450,
             nnue: false,
             nnue_mix: 100,
+            nnue_calm: 7,
             nnue_threats: false,
             nnue_policy: false,
         }
@@ -82,7 +86,12 @@ pub fn blend_network(
     residual: bool,
     params: &EvalParams,
 ) -> i32 {
-    let mix = params.nnue_mix;
+    let calm = |c: Color| (threat_level(tally.class_counts(c)) as i32) < params.nnue_calm;
+    let mix = if params.nnue_calm < 7 && !(calm(me) && calm(me.opp())) {
+        0
+    } else {
+        params.nnue_mix
+    };
     let score = if mix >= 100 && !residual {
         score
     } else {

@@ -363,6 +363,9 @@ impl Params {
             "nnue" => flag(&mut self.eval.nnue),
             "nnue_policy" => flag(&mut self.eval.nnue_policy),
             "nnue_threats" => flag(&mut self.eval.nnue_threats),
+            "nnue_calm" => int
+                .filter(|v| (0..=7).contains(v))
+                .map(|v| self.eval.nnue_calm = v),
             "nnue_mix" => int
                 .filter(|v| (0..=100).contains(v))
                 .map(|v| self.eval.nnue_mix = v),
