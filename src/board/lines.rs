@@ -213,6 +213,8 @@ impl Lines {
             !self.net_paused,
             "a rule change while the network is paused"
         );
+        // The spatial state is read afresh at the end (a stone's row depends on the rule too).
+        let conv = self.conv.take();
         let empty: Vec<usize> = (0..self.cells.len())
             .filter(|&i| self.cells[i].index[0] != OCCUPIED)
             .collect();
@@ -230,8 +232,7 @@ impl Lines {
         for i in empty {
             self.vacate_cell(i);
         }
-        // A stone's row depends on the rule too (renju's tables): read the inputs afresh.
-        if let Some((net, mut acc)) = self.conv.take() {
+        if let Some((net, mut acc)) = conv {
             let inputs = (0..self.cells.len())
                 .map(|i| {
                     if self.cells[i].index[0] != OCCUPIED {
@@ -393,7 +394,8 @@ impl Lines {
             self.acc = [net.b0; 2];
             for i in 0..self.cells.len() {
                 if self.cells[i].index[0] != OCCUPIED {
-                    self.acc_cell(net, self.codes(i), 1);
+                    let codes = self.codes(i);
+                    acc_cell(self.rule, net, &mut self.acc, codes, 1);
                 }
             }
         }
@@ -443,49 +445,11 @@ impl Lines {
         Some(net.score(&self.acc[mover.index()], &self.acc[mover.opp().index()]))
     }
 
-    /// Where colour `c`'s rows start in the network's embedding (its table under the rule).
-    #[inline(always)]
-    fn table_base(&self, c: usize) -> usize {
-        let color = if c == 0 { Color::Black } else { Color::White };
-        features::table(self.rule, color) * pattern::PCODES
-    }
-
     /// Both colours' pattern codes on the empty cell `i` (black's, white's).
     #[inline(always)]
     fn codes(&self, i: usize) -> [u16; 2] {
         let read = &self.cells[i].read;
         [read[0].pcode, read[1].pcode]
-    }
-
-    /// The network's inputs of a cell with `codes` for colour `c`'s accumulator: `c`'s code
-    /// in its table, and the other colour's in the other's (which only a pair network reads).
-    #[inline(always)]
-    fn cell_inputs(&self, c: usize, codes: [u16; 2]) -> (usize, usize) {
-        (
-            self.table_base(c) + codes[c] as usize,
-            self.table_base(1 - c) + codes[1 - c] as usize,
-        )
-    }
-
-    /// Adds (`sign` 1) or takes away (-1) an empty cell with `codes` in both accumulators.
-    #[inline(always)]
-    fn acc_cell(&mut self, net: &Network, codes: [u16; 2], sign: i32) {
-        for c in 0..2 {
-            let (a, b) = self.cell_inputs(c, codes);
-            net.cell_add(&mut self.acc[c], a, b, sign);
-        }
-    }
-
-    /// An empty cell's codes change from `was` to `now`.
-    #[inline(always)]
-    fn acc_cell_replace(&mut self, net: &Network, was: [u16; 2], now: [u16; 2]) {
-        if was == now {
-            return;
-        }
-        for c in 0..2 {
-            let (old, new) = (self.cell_inputs(c, was), self.cell_inputs(c, now));
-            net.cell_replace(&mut self.acc[c], old, new);
-        }
     }
 
     /// Saves cell `q`'s patterns for the undo of the move being made.
@@ -504,7 +468,8 @@ impl Lines {
     fn occupy_cell(&mut self, i: usize) {
         if let Some(net) = self.live_net() {
             if self.cells[i].index[0] != OCCUPIED {
-                self.acc_cell(net, self.codes(i), -1);
+                let codes = self.codes(i);
+                acc_cell(self.rule, net, &mut self.acc, codes, -1);
             }
         }
         for c in 0..2 {
@@ -528,7 +493,8 @@ impl Lines {
             self.count(c, i);
         }
         if let Some(net) = self.live_net() {
-            self.acc_cell(net, self.codes(i), 1);
+            let codes = self.codes(i);
+            acc_cell(self.rule, net, &mut self.acc, codes, 1);
         }
         self.conv_cell(i);
     }
@@ -674,7 +640,8 @@ impl Lines {
             self.recount(c, q, old, read);
         }
         if let (Some(net), Some(was)) = (self.live_net(), was_codes) {
-            self.acc_cell_replace(net, was, self.codes(q));
+            let now = self.codes(q);
+            acc_cell_replace(self.rule, net, &mut self.acc, was, now);
         }
         self.conv_cell(q);
     }
@@ -766,11 +733,7 @@ impl Lines {
             tally.add(c, self.cells[i].read[c], -1);
         }
         if let Some((net, acc)) = acc.as_mut() {
-            let codes = self.codes(i);
-            for (c, acc) in acc.iter_mut().enumerate() {
-                let (a, b) = self.cell_inputs(c, codes);
-                net.cell_add(acc, a, b, -1);
-            }
+            acc_cell(self.rule, net, acc, self.codes(i), -1);
         }
         let ray = windows.ray(i);
         for d in 0..4 {
@@ -801,12 +764,7 @@ impl Lines {
                 }
                 if let Some((net, acc)) = acc.as_mut() {
                     let was = [cell.read[0].pcode, cell.read[1].pcode];
-                    if codes != was {
-                        for (c, acc) in acc.iter_mut().enumerate() {
-                            let (old, new) = (self.cell_inputs(c, was), self.cell_inputs(c, codes));
-                            net.cell_replace(acc, old, new);
-                        }
-                    }
+                    acc_cell_replace(self.rule, net, acc, was, codes);
                 }
             }
         }
@@ -871,6 +829,47 @@ impl Lines {
             return Some("network accumulators differ".into());
         }
         None
+    }
+}
+
+/// The count network's inputs of a cell with `codes` for colour `c`'s accumulator under
+/// `rule`: `c`'s code in its table, and the other colour's in the other's (which only a pair
+/// network reads).
+#[inline(always)]
+fn cell_inputs(rule: Rule, c: usize, codes: [u16; 2]) -> (usize, usize) {
+    let base = |c: usize| {
+        let color = if c == 0 { Color::Black } else { Color::White };
+        features::table(rule, color) * pattern::PCODES
+    };
+    (
+        base(c) + codes[c] as usize,
+        base(1 - c) + codes[1 - c] as usize,
+    )
+}
+
+/// Adds (`sign` 1) or takes away (-1) an empty cell with `codes` in both accumulators `acc`.
+#[inline(always)]
+fn acc_cell(rule: Rule, net: &Network, acc: &mut [[i32; D]; 2], codes: [u16; 2], sign: i32) {
+    for (c, acc) in acc.iter_mut().enumerate() {
+        let (a, b) = cell_inputs(rule, c, codes);
+        net.cell_add(acc, a, b, sign);
+    }
+}
+
+/// An empty cell's codes change from `was` to `now`, in both accumulators `acc`.
+#[inline(always)]
+fn acc_cell_replace(
+    rule: Rule,
+    net: &Network,
+    acc: &mut [[i32; D]; 2],
+    was: [u16; 2],
+    now: [u16; 2],
+) {
+    if was == now {
+        return;
+    }
+    for (c, acc) in acc.iter_mut().enumerate() {
+        net.cell_replace(acc, cell_inputs(rule, c, was), cell_inputs(rule, c, now));
     }
 }
 

@@ -76,8 +76,8 @@ impl Default for EvalParams {
 /// Scores strictly inside this bound are evaluations; beyond it they are proven wins or losses.
 pub const EVAL_BOUND: i32 = 10_000_000;
 
-/// The count network's `score` of a position whose empty cells add up to `tally`, `me` to
-/// move, blended with the classical evaluation by `nnue_mix` (or added to it, `residual`).
+/// A network's `score` of a position whose empty cells add up to `tally`, `me` to move,
+/// blended with the classical evaluation by `nnue_mix` (or added to it, `residual`).
 pub fn blend_network(
     rule: Rule,
     me: Color,
@@ -99,7 +99,7 @@ pub fn blend_network(
         if residual {
             classical + score * mix / 100
         } else if params.nnue_threats && params.threat_eval {
-            let threats = threat_term(rule, me, tally);
+            let threats = threat_weight(rule, me, tally) / WEIGHT_UNIT;
             threats + (score * mix + (classical - threats) * (100 - mix)) / 100
         } else {
             (score * mix + classical * (100 - mix)) / 100
@@ -114,17 +114,8 @@ pub fn blend_network(
 pub fn evaluate(board: &Board, params: &EvalParams) -> i32 {
     let me = board.to_move();
     if params.nnue {
-        if let Some(mut score) = board.line_patterns().conv_score(me) {
-            let mix = params.nnue_mix;
-            if mix < 100 {
-                let classical =
-                    evaluate_tally(board.rule(), me, board.line_patterns().tally(), params);
-                score = (score * mix + classical * (100 - mix)) / 100;
-            }
-            return score.clamp(-EVAL_BOUND + 1, EVAL_BOUND - 1);
-        }
         let lines = board.line_patterns();
-        if let Some(score) = lines.network_score(me) {
+        if let Some(score) = lines.conv_score(me).or_else(|| lines.network_score(me)) {
             let residual = lines.network().is_some_and(|n| n.residual);
             return blend_network(board.rule(), me, lines.tally(), score, residual, params);
         }
@@ -137,22 +128,20 @@ pub fn evaluate(board: &Board, params: &EvalParams) -> i32 {
     score.clamp(-EVAL_BOUND + 1, EVAL_BOUND - 1)
 }
 
-/// The learned pattern evaluation of `tally` for `mover`, the side to move.
-/// The threat table's term of `evaluate_tally` (in evaluation units).
-fn threat_term(rule: Rule, mover: Color, tally: &Tally) -> i32 {
-    let w = pattern_weights(rule, mover);
+/// The threat table's weight for `mover` to move with the threat levels of `tally`, in
+/// weight units (`WEIGHT_UNIT`s of an evaluation unit).
+fn threat_weight(rule: Rule, mover: Color, tally: &Tally) -> i32 {
     let mine = threat_level(tally.class_counts(mover));
     let theirs = threat_level(tally.class_counts(mover.opp()));
-    w.threats[mine][theirs] as i32 / WEIGHT_UNIT
+    pattern_weights(rule, mover).threats[mine][theirs] as i32
 }
 
+/// The learned pattern evaluation of `tally` for `mover`, the side to move.
 pub fn evaluate_tally(rule: Rule, mover: Color, tally: &Tally, params: &EvalParams) -> i32 {
     let w = pattern_weights(rule, mover);
     let mut sum = tally.evaluate(mover) + w.tempo as i32;
     if params.threat_eval {
-        let mine = threat_level(tally.class_counts(mover));
-        let theirs = threat_level(tally.class_counts(mover.opp()));
-        sum += w.threats[mine][theirs] as i32;
+        sum += threat_weight(rule, mover, tally);
     }
     (sum / WEIGHT_UNIT).clamp(-EVAL_BOUND + 1, EVAL_BOUND - 1)
 }

@@ -564,27 +564,18 @@ impl Searcher<'_> {
         // The child probes the table first: its slot's fetch overlaps the tally's work.
         self.tt
             .prefetch(self.board.key_after(mv as usize) ^ self.salt);
-        let (tally, eval) = if network {
-            let (tally, score) = self.board.network_after(mv as usize)?;
-            let eval = match score {
-                Some(score) => {
-                    let residual = lines.network().is_some_and(|n| n.residual);
-                    blend_network(
-                        self.rule,
-                        me.opp(),
-                        &tally,
-                        score,
-                        residual,
-                        &self.params.eval,
-                    )
-                }
-                None => evaluate_tally(self.rule, me.opp(), &tally, &self.params.eval),
-            };
-            (tally, eval)
+        let (tally, score) = if network {
+            self.board.network_after(mv as usize)?
         } else {
-            let tally = self.board.tally_after(mv as usize)?;
-            let eval = evaluate_tally(self.rule, me.opp(), &tally, &self.params.eval);
-            (tally, eval)
+            (self.board.tally_after(mv as usize)?, None)
+        };
+        let eval = match score {
+            Some(score) => {
+                let residual = lines.network().is_some_and(|n| n.residual);
+                let params = &self.params.eval;
+                blend_network(self.rule, me.opp(), &tally, score, residual, params)
+            }
+            None => evaluate_tally(self.rule, me.opp(), &tally, &self.params.eval),
         };
         let mover = tally.class_counts(me.opp());
         Some(Preview {
