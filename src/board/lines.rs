@@ -713,10 +713,46 @@ impl Lines {
         let Some(net) = self.live_net() else {
             return Some((self.tally_after(windows, i, code)?, None));
         };
+        #[cfg(target_arch = "x86_64")]
+        if crate::nnue::network::simd::avx2() {
+            // SAFETY: the CPU has AVX2 (checked at run time).
+            return unsafe { self.network_after_avx2(net, windows, i, code, mover) };
+        }
+        self.network_after_with(net, windows, i, code, mover)
+    }
+
+    /// `network_after` with the network `net`: the walk, the row updates and the head in one
+    /// body, so that a build for AVX2 keeps the accumulators in registers.
+    #[inline(always)]
+    fn network_after_with(
+        &self,
+        net: &Network,
+        windows: &Windows,
+        i: usize,
+        code: u32,
+        mover: Color,
+    ) -> Option<(Tally, Option<i32>)> {
         let mut acc = self.acc;
         let tally = self.after(windows, i, code, Some((net, &mut acc)))?;
         let score = net.score(&acc[mover.index()], &acc[mover.opp().index()]);
         Some((tally, Some(score)))
+    }
+
+    /// `network_after_with` compiled for AVX2: the same integers.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn network_after_avx2(
+        &self,
+        net: &Network,
+        windows: &Windows,
+        i: usize,
+        code: u32,
+        mover: Color,
+    ) -> Option<(Tally, Option<i32>)> {
+        self.network_after_with(net, windows, i, code, mover)
     }
 
     /// `tally_after`, moving the accumulators `acc` of `net` as the move would.
