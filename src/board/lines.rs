@@ -722,7 +722,7 @@ impl Lines {
     }
 
     /// `network_after` with the network `net`: the walk, the row updates and the head in one
-    /// body, so that a build for AVX2 keeps the accumulators in registers.
+    /// body, so that its copy compiled for AVX2 has the row updates inlined.
     #[inline(always)]
     fn network_after_with(
         &self,
