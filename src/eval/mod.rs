@@ -38,6 +38,10 @@ pub struct EvalParams {
     /// The network (`crate::nnue::network`: the embedded one, or the file `WUZI_NNUE` names)
     /// evaluates instead, from the accumulators the board keeps once the search asks for them.
     pub nnue: bool,
+    /// A search decides `nnue` by its rule: the network under freestyle, where games at equal
+    /// time and against the sparring partner say it wins, the classical evaluation under the
+    /// other rules. Setting `nnue` (`INFO wuzi_nnue`) turns this off.
+    pub nnue_auto: bool,
     /// With `nnue`, the network's share of the evaluation in percent; the classical one has
     /// the rest (100: the network alone). A residual network's correction is added to the
     /// whole classical evaluation, scaled by it.
@@ -65,7 +69,8 @@ impl Default for EvalParams {
             pattern_order: true,
             order_scale: 450,
             nnue: false,
-            nnue_mix: 100,
+            nnue_auto: true,
+            nnue_mix: 50,
             nnue_calm: 7,
             nnue_threats: false,
             nnue_policy: false,
@@ -106,6 +111,18 @@ pub fn blend_network(
         }
     };
     score.clamp(-EVAL_BOUND + 1, EVAL_BOUND - 1)
+}
+
+impl EvalParams {
+    /// These parameters as a search under `rule` uses them: `nnue` decided by the rule where
+    /// `nnue_auto` says so.
+    pub fn for_rule(&self, rule: Rule) -> EvalParams {
+        let mut params = self.clone();
+        if params.nnue_auto {
+            params.nnue = rule == Rule::Freestyle;
+        }
+        params
+    }
 }
 
 /// The position from the side to move's point of view: the learned pattern evaluation, or with

@@ -296,13 +296,14 @@ fn searcher<'a>(
         mut board,
         rule,
         limits,
-        params,
+        mut params,
         tt,
         clock,
         stop,
         options,
     } = search;
     board.set_rule(rule);
+    params.eval = params.eval.for_rule(rule);
     // The spatial network (an experiment, `WUZI_SPATIAL`) in place of the count network.
     let conv = params.eval.nnue.then(crate::nnue::conv).flatten();
     board.set_network(if params.eval.nnue && conv.is_none() {

@@ -360,7 +360,10 @@ impl Params {
                 .filter(|&v| v <= 1)
                 .map(|v| self.defend_widen = v as u8),
             "pattern_eval" => flag(&mut self.eval.pattern_eval),
-            "nnue" => flag(&mut self.eval.nnue),
+            "nnue" => {
+                self.eval.nnue_auto = false;
+                flag(&mut self.eval.nnue)
+            }
             "nnue_policy" => flag(&mut self.eval.nnue_policy),
             "nnue_threats" => flag(&mut self.eval.nnue_threats),
             "nnue_calm" => int
@@ -553,6 +556,7 @@ fn log_reduction(depth: i32, searched: usize, divisor: i32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Rule;
 
     #[test]
     fn formula_reductions_grow_with_depth_and_move_number() {
@@ -602,6 +606,17 @@ mod tests {
             assert!(!p.set_pair(bad), "{bad}");
         }
         assert_eq!(p.eval.nnue_mix, 40);
+        // The network is the default evaluation under freestyle only, until `nnue` is set.
+        let eval = Params::default().eval;
+        assert!(eval.for_rule(Rule::Freestyle).nnue);
+        for rule in [Rule::Standard, Rule::Renju, Rule::Caro] {
+            assert!(!eval.for_rule(rule).nnue, "{rule:?}");
+        }
+        let mut q = Params::default();
+        assert!(q.set("nnue", 0));
+        assert!(!q.eval.for_rule(Rule::Freestyle).nnue);
+        assert!(q.set("nnue", 1));
+        assert!(q.eval.for_rule(Rule::Renju).nnue);
         // The history offset is kept where `history × 1024` cannot overflow.
         assert!(p.set("lmr_history_offset", 4000));
         assert!(!p.set("lmr_history_offset", 1 << 20));
