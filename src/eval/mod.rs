@@ -78,6 +78,15 @@ impl Default for EvalParams {
     }
 }
 
+impl EvalParams {
+    /// Decides `nnue` for a search under `rule`, where `nnue_auto` says so.
+    pub fn decide_network(&mut self, rule: Rule) {
+        if self.nnue_auto {
+            self.nnue = rule == Rule::Freestyle;
+        }
+    }
+}
+
 /// Scores strictly inside this bound are evaluations; beyond it they are proven wins or losses.
 pub const EVAL_BOUND: i32 = 10_000_000;
 
@@ -111,18 +120,6 @@ pub fn blend_network(
         }
     };
     score.clamp(-EVAL_BOUND + 1, EVAL_BOUND - 1)
-}
-
-impl EvalParams {
-    /// These parameters as a search under `rule` uses them: `nnue` decided by the rule where
-    /// `nnue_auto` says so.
-    pub fn for_rule(&self, rule: Rule) -> EvalParams {
-        let mut params = self.clone();
-        if params.nnue_auto {
-            params.nnue = rule == Rule::Freestyle;
-        }
-        params
-    }
 }
 
 /// The position from the side to move's point of view: the learned pattern evaluation, or with

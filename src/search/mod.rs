@@ -303,7 +303,7 @@ fn searcher<'a>(
         options,
     } = search;
     board.set_rule(rule);
-    params.eval = params.eval.for_rule(rule);
+    params.eval.decide_network(rule);
     // The spatial network (an experiment, `WUZI_SPATIAL`) in place of the count network.
     let conv = params.eval.nnue.then(crate::nnue::conv).flatten();
     board.set_network(if params.eval.nnue && conv.is_none() {

@@ -607,16 +607,20 @@ mod tests {
         }
         assert_eq!(p.eval.nnue_mix, 40);
         // The network is the default evaluation under freestyle only, until `nnue` is set.
-        let eval = Params::default().eval;
-        assert!(eval.for_rule(Rule::Freestyle).nnue);
-        for rule in [Rule::Standard, Rule::Renju, Rule::Caro] {
-            assert!(!eval.for_rule(rule).nnue, "{rule:?}");
-        }
+        let decided = |p: &Params, rule: Rule| {
+            let mut eval = p.eval.clone();
+            eval.decide_network(rule);
+            eval.nnue
+        };
         let mut q = Params::default();
+        assert!(decided(&q, Rule::Freestyle));
+        for rule in [Rule::Standard, Rule::Renju, Rule::Caro] {
+            assert!(!decided(&q, rule), "{rule:?}");
+        }
         assert!(q.set("nnue", 0));
-        assert!(!q.eval.for_rule(Rule::Freestyle).nnue);
+        assert!(!decided(&q, Rule::Freestyle));
         assert!(q.set("nnue", 1));
-        assert!(q.eval.for_rule(Rule::Renju).nnue);
+        assert!(decided(&q, Rule::Renju));
         // The history offset is kept where `history × 1024` cannot overflow.
         assert!(p.set("lmr_history_offset", 4000));
         assert!(!p.set("lmr_history_offset", 1 << 20));
