@@ -79,6 +79,45 @@ fn shards_merge_to_the_whole_run_and_train_a_network() {
     assert!(provenance.starts_with("wuzi-train --data"), "{provenance}");
     assert!(provenance.contains("6 games"), "{provenance}");
 
+    // Fine-tuning (`--init`) starts from those weights: with no epoch it writes them back
+    // unchanged; with one it moves them, and the provenance keeps the first run's.
+    let load = |f: &str| {
+        wuzi::nnue::model::Model::load(&mut std::fs::File::open(f).unwrap()).expect("it loads")
+    };
+    let tuned = |epochs: &str, name: &str| {
+        let f = p(name);
+        let out = Command::new(env!("CARGO_BIN_EXE_wuzi-train"))
+            .args(["--init", &net, "--data", &all, "--out", &f, "--val", "3"])
+            .args(["--epochs", epochs, "--lr", "0.0002"])
+            .output()
+            .expect("wuzi-train runs");
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{log}");
+        assert!(log.contains("before training: validation loss"), "{log}");
+        f
+    };
+    let (same, moved) = (
+        load(&tuned("0", "same.wzf")),
+        load(&tuned("1", "moved.wzf")),
+    );
+    assert_eq!(same.0.w, load(&net).0.w);
+    assert_ne!(moved.0.w, same.0.w);
+    assert!(moved.1.starts_with("wuzi-train --init"), "{}", moved.1);
+    assert!(moved.1.contains(&provenance), "{}", moved.1);
+    let out = Command::new(env!("CARGO_BIN_EXE_wuzi-train"))
+        .args([
+            "--init",
+            &net,
+            "--data",
+            &all,
+            "--out",
+            &p("x.wzf"),
+            "--spatial",
+        ])
+        .output()
+        .expect("wuzi-train runs");
+    assert!(!out.status.success());
+
     // The spatial experiment trains on the same data, and its file loads.
     let spatial = p("spatial.wzf");
     let out = Command::new(env!("CARGO_BIN_EXE_wuzi-train"))

@@ -35,6 +35,8 @@ const USAGE: &str = "usage: wuzi-train --data FILE[,FILE...] --out NET [options]
   --spatial       the experimental network that sees where the shapes stand (spatial.rs)
   --policy B      with --spatial, also fit a move policy to the games' moves, B times its
                   cross-entropy added to the loss (default 0: none)
+  --init NET.wzf  start from this count network's weights (fine-tuning) instead of --seed's;
+                  its shape flags (--pair, --residual) are taken from the file
 usage: wuzi-train --quantise NET.wzf --out NET.wzq
   writes the engine's integer network (nnue::network) from a float one";
 
@@ -57,6 +59,7 @@ struct Options {
     pair: bool,
     spatial: bool,
     policy: f32,
+    init: Option<String>,
 }
 
 struct Sample {
@@ -169,6 +172,7 @@ fn parse() -> Result<Options> {
         pair: false,
         spatial: false,
         policy: 0.0,
+        init: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -192,6 +196,7 @@ fn parse() -> Result<Options> {
             "--pair" => o.pair = true,
             "--spatial" => o.spatial = true,
             "--policy" => o.policy = value()?.parse()?,
+            "--init" => o.init = Some(value()?.clone()),
             _ => bail!("unknown argument {a}\n{USAGE}"),
         }
     }
@@ -200,6 +205,16 @@ fn parse() -> Result<Options> {
     }
     if o.policy > 0.0 && !o.spatial {
         bail!("--policy needs --spatial\n{USAGE}");
+    }
+    if o.spatial && o.init.is_some() {
+        bail!("--init takes a count network, not --spatial\n{USAGE}");
+    }
+    if let Some(path) = &o.init {
+        // The shape comes from the file, so that the samples match the network.
+        let mut file = BufReader::new(File::open(path).with_context(|| format!("opening {path}"))?);
+        let (m, _) = Model::load(&mut file).with_context(|| format!("reading {path}"))?;
+        o.pair = m.pair;
+        o.residual = m.residual;
     }
     if o.spatial && (o.pair || o.residual) {
         bail!("--spatial takes neither --pair nor --residual\n{USAGE}");
@@ -311,7 +326,18 @@ fn run() -> Result<()> {
             val.len()
         );
     }
-    let mut model = if o.spatial {
+    let mut init_text = String::new();
+    let mut model = if let Some(path) = &o.init {
+        let mut file = BufReader::new(File::open(path).with_context(|| format!("opening {path}"))?);
+        let (m, text) = Model::load(&mut file).with_context(|| format!("reading {path}"))?;
+        init_text = format!(" (--init: {text})");
+        let m = Fit::Counts(m);
+        eprintln!(
+            "wuzi-train: {path} before training: validation loss {:.5}",
+            loss(&m, &val)
+        );
+        m
+    } else if o.spatial {
         Fit::Spatial(Spatial::new(o.seed))
     } else {
         let mut m = Model::with_shape(o.seed, o.pair);
@@ -394,7 +420,10 @@ fn run() -> Result<()> {
         last.1
     );
     let provenance = format!(
-        "wuzi-train --data {} --epochs {} --seed {} --lr {}{} --batch {} --lambda {} --val {}{}; {games} games, {train_count} training positions, {} validation; train loss {:.5}, validation loss {:.5} (classical {base:.5})",
+        "wuzi-train {}--data {} --epochs {} --seed {} --lr {}{} --batch {} --lambda {} --val {}{}; {games} games, {train_count} training positions, {} validation; train loss {:.5}, validation loss {:.5} (classical {base:.5}){init_text}",
+        o.init
+            .as_ref()
+            .map_or(String::new(), |p| format!("--init {p} ")),
         o.data.join(","),
         o.epochs,
         o.seed,
