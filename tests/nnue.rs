@@ -291,3 +291,26 @@ fn accumulators_survive_a_paused_threat_search() {
     board.verify().unwrap();
     assert_ne!(board.line_patterns().network_score(board.to_move()), before);
 }
+
+/// The engine searches the same tree with the network whichever way its integers are worked
+/// out: AVX2 (the accumulators in registers through the preview's walk) or the portable code
+/// (`WUZI_NO_AVX2`). On a CPU without AVX2 both runs take the portable path.
+#[test]
+fn the_avx2_and_portable_searches_agree() {
+    let bench = |portable: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"));
+        cmd.args(["bench", "--set", "nnue=1"]);
+        if portable {
+            cmd.env("WUZI_NO_AVX2", "1");
+        }
+        let out = cmd.output().expect("bench runs");
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let line = |key: &str| {
+            let l = text.lines().find(|l| l.starts_with(key));
+            l.unwrap_or_else(|| panic!("no {key} in {text}")).to_string()
+        };
+        (line("Signature"), line("Nodes searched"))
+    };
+    assert_eq!(bench(false), bench(true));
+}

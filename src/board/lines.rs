@@ -10,6 +10,8 @@ use super::windows::{Windows, NO_CELL};
 use crate::nnue::conv::{ConvAcc, ConvNet};
 use crate::nnue::features;
 use crate::nnue::model::D;
+#[cfg(target_arch = "x86_64")]
+use crate::nnue::network::simd;
 use crate::nnue::network::Network;
 use crate::nnue::spatial::{empty_inputs, stone_inputs};
 use crate::rules::Rule;
@@ -698,7 +700,7 @@ impl Lines {
     /// `None` if the stone would give either colour a five point somewhere (the cell's
     /// neighbours are read as `place` would read them, and nothing is changed).
     pub fn tally_after(&self, windows: &Windows, i: usize, code: u32) -> Option<Tally> {
-        self.after(windows, i, code, None)
+        self.after(windows, i, code, &mut ())
     }
 
     /// `tally_after`, and the count network's score after the move for `mover`, the side
@@ -733,12 +735,18 @@ impl Lines {
         mover: Color,
     ) -> Option<(Tally, Option<i32>)> {
         let mut acc = self.acc;
-        let tally = self.after(windows, i, code, Some((net, &mut acc)))?;
+        let mut sink = NetAcc {
+            rule: self.rule,
+            net,
+            acc: &mut acc,
+        };
+        let tally = self.after(windows, i, code, &mut sink)?;
         let score = net.score(&acc[mover.index()], &acc[mover.opp().index()]);
         Some((tally, Some(score)))
     }
 
-    /// `network_after_with` compiled for AVX2: the same integers.
+    /// `network_after_with` compiled for AVX2, the same integers: a plain network's
+    /// accumulators stay in registers through the walk (`simd::RegAcc`).
     ///
     /// # Safety
     /// The CPU must have AVX2.
@@ -752,7 +760,16 @@ impl Lines {
         code: u32,
         mover: Color,
     ) -> Option<(Tally, Option<i32>)> {
-        self.network_after_with(net, windows, i, code, mover)
+        if net.pair.is_some() {
+            return self.network_after_with(net, windows, i, code, mover);
+        }
+        let base = [0, 1].map(|c| cell_inputs(self.rule, c, [0, 0]).0);
+        // SAFETY: the caller vouched for AVX2, and the network is a plain one.
+        let mut sink = unsafe { simd::RegAcc::new(net, base, &self.acc) };
+        let tally = self.after(windows, i, code, &mut sink)?;
+        let acc = sink.get();
+        let score = net.score(&acc[mover.index()], &acc[mover.opp().index()]);
+        Some((tally, Some(score)))
     }
 
     /// `tally_after`, moving the accumulators `acc` of `net` as the move would.
@@ -762,15 +779,13 @@ impl Lines {
         windows: &Windows,
         i: usize,
         code: u32,
-        mut acc: Option<(&Network, &mut [[i32; D]; 2])>,
+        acc: &mut impl Accumulate,
     ) -> Option<Tally> {
         let mut tally = self.tally;
         for c in 0..2 {
             tally.add(c, self.cells[i].read[c], -1);
         }
-        if let Some((net, acc)) = acc.as_mut() {
-            acc_cell(self.rule, net, acc, self.codes(i), -1);
-        }
+        acc.cell(self.codes(i), -1);
         let ray = windows.ray(i);
         for d in 0..4 {
             for s in self.table.slots() {
@@ -798,10 +813,7 @@ impl Lines {
                     tally.replace(c, cell.read[c], read);
                     *new_code = read.pcode;
                 }
-                if let Some((net, acc)) = acc.as_mut() {
-                    let was = [cell.read[0].pcode, cell.read[1].pcode];
-                    acc_cell_replace(self.rule, net, acc, was, codes);
-                }
+                acc.replace([cell.read[0].pcode, cell.read[1].pcode], codes);
             }
         }
         Some(tally)
@@ -906,6 +918,58 @@ fn acc_cell_replace(
     }
     for (c, acc) in acc.iter_mut().enumerate() {
         net.cell_replace(acc, cell_inputs(rule, c, was), cell_inputs(rule, c, now));
+    }
+}
+
+/// Where `Lines::after` sends the changes of the empty cells' codes that a move would make:
+/// nowhere (the tally alone), or a network's accumulators.
+trait Accumulate {
+    /// The cell with `codes` leaves (`sign` -1) or joins (1) the empty cells.
+    fn cell(&mut self, codes: [u16; 2], sign: i32);
+    /// A cell's codes change from `was` to `now`.
+    fn replace(&mut self, was: [u16; 2], now: [u16; 2]);
+}
+
+impl Accumulate for () {
+    #[inline(always)]
+    fn cell(&mut self, _: [u16; 2], _: i32) {}
+    #[inline(always)]
+    fn replace(&mut self, _: [u16; 2], _: [u16; 2]) {}
+}
+
+/// The accumulators `acc` of any count network (plain or pair) under `rule`.
+struct NetAcc<'a> {
+    rule: Rule,
+    net: &'a Network,
+    acc: &'a mut [[i32; D]; 2],
+}
+
+impl Accumulate for NetAcc<'_> {
+    #[inline(always)]
+    fn cell(&mut self, codes: [u16; 2], sign: i32) {
+        acc_cell(self.rule, self.net, self.acc, codes, sign);
+    }
+    #[inline(always)]
+    fn replace(&mut self, was: [u16; 2], now: [u16; 2]) {
+        acc_cell_replace(self.rule, self.net, self.acc, was, now);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Accumulate for simd::RegAcc<'_> {
+    #[inline(always)]
+    fn cell(&mut self, codes: [u16; 2], sign: i32) {
+        for (c, &code) in codes.iter().enumerate() {
+            self.add(c, code, sign > 0);
+        }
+    }
+    #[inline(always)]
+    fn replace(&mut self, was: [u16; 2], now: [u16; 2]) {
+        for c in 0..2 {
+            if was[c] != now[c] {
+                simd::RegAcc::replace(self, c, was[c], now[c]);
+            }
+        }
     }
 }
 

@@ -533,6 +533,87 @@ pub mod simd {
         }
     }
 
+    /// Both accumulators of a count network held in AVX2 registers while a walk moves them
+    /// (`Lines::network_after`'s), so that each row update is four loads and four adds with no
+    /// call and no check of the CPU. Colour `c`'s accumulator reads the row of `c`'s code,
+    /// counted from `base[c]`: a plain network only (a pair network also reads the other
+    /// colour's code).
+    pub struct RegAcc<'a> {
+        net: &'a Network,
+        base: [usize; 2],
+        acc: [[__m256i; 2]; 2],
+    }
+
+    impl<'a> RegAcc<'a> {
+        /// Loads the accumulators `acc`.
+        ///
+        /// # Safety
+        /// The CPU must have AVX2; every method is then safe to call, and is meant to be
+        /// inlined into a function compiled for AVX2.
+        #[inline(always)]
+        pub unsafe fn new(net: &'a Network, base: [usize; 2], acc: &[[i32; D]; 2]) -> Self {
+            let load = |a: &[i32; D]| {
+                let p = a.as_ptr() as *const __m256i;
+                [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))]
+            };
+            RegAcc {
+                net,
+                base,
+                acc: [load(&acc[0]), load(&acc[1])],
+            }
+        }
+
+        #[inline(always)]
+        fn row(&self, c: usize, code: u16) -> *const __m256i {
+            self.net.wide[self.base[c] + code as usize].0.as_ptr() as *const __m256i
+        }
+
+        /// Colour `c`'s accumulator gains (`add`) or loses the row of its code `code`.
+        #[inline(always)]
+        pub fn add(&mut self, c: usize, code: u16, add: bool) {
+            let r = self.row(c, code);
+            for k in 0..2 {
+                // SAFETY: `new`'s caller vouched for AVX2; `r` points at an aligned row of D.
+                unsafe {
+                    let x = _mm256_load_si256(r.add(k));
+                    self.acc[c][k] = if add {
+                        _mm256_add_epi32(self.acc[c][k], x)
+                    } else {
+                        _mm256_sub_epi32(self.acc[c][k], x)
+                    };
+                }
+            }
+        }
+
+        /// Colour `c`'s code on a cell changes from `was` to `now`.
+        #[inline(always)]
+        pub fn replace(&mut self, c: usize, was: u16, now: u16) {
+            let (o, n) = (self.row(c, was), self.row(c, now));
+            for k in 0..2 {
+                // SAFETY: as in `add`.
+                unsafe {
+                    let d =
+                        _mm256_sub_epi32(_mm256_load_si256(n.add(k)), _mm256_load_si256(o.add(k)));
+                    self.acc[c][k] = _mm256_add_epi32(self.acc[c][k], d);
+                }
+            }
+        }
+
+        /// The accumulators as they now stand.
+        #[inline(always)]
+        pub fn get(&self) -> [[i32; D]; 2] {
+            let mut out = [[0i32; D]; 2];
+            for (o, a) in out.iter_mut().zip(&self.acc) {
+                let p = o.as_mut_ptr() as *mut __m256i;
+                for (k, v) in a.iter().enumerate() {
+                    // SAFETY: as in `add`; `p` has room for D lanes.
+                    unsafe { _mm256_storeu_si256(p.add(k), *v) };
+                }
+            }
+            out
+        }
+    }
+
     /// `super::pair_row` with AVX2.
     ///
     /// # Safety
