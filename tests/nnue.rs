@@ -308,7 +308,8 @@ fn the_avx2_and_portable_searches_agree() {
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         let line = |key: &str| {
             let l = text.lines().find(|l| l.starts_with(key));
-            l.unwrap_or_else(|| panic!("no {key} in {text}")).to_string()
+            l.unwrap_or_else(|| panic!("no {key} in {text}"))
+                .to_string()
         };
         (line("Signature"), line("Nodes searched"))
     };

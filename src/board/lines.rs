@@ -283,6 +283,53 @@ impl Lines {
             };
             acc.set(net, i, stone_inputs(rule, stone));
         }
+        match self.live_net() {
+            None => self.place_walk(windows, i, code, &mut ()),
+            Some(net) => {
+                #[cfg(target_arch = "x86_64")]
+                if net.pair.is_none() && simd::avx2() {
+                    // SAFETY: the CPU has AVX2 (checked at run time).
+                    unsafe { self.place_walk_avx2(net, windows, i, code) };
+                    self.conv_flush();
+                    return;
+                }
+                let mut acc = self.acc;
+                let rule = self.rule;
+                self.place_walk(
+                    windows,
+                    i,
+                    code,
+                    &mut NetAcc {
+                        rule,
+                        net,
+                        acc: &mut acc,
+                    },
+                );
+                self.acc = acc;
+            }
+        }
+        self.conv_flush();
+    }
+
+    /// `place_walk` compiled for AVX2, a plain network's accumulators in registers throughout.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn place_walk_avx2(&mut self, net: &Network, windows: &Windows, i: usize, code: u32) {
+        // SAFETY: the caller vouched for AVX2, and the network is a plain one.
+        let mut sink = unsafe { simd::RegAcc::new(net, net_bases(self.rule), &self.acc) };
+        self.place_walk(windows, i, code, &mut sink);
+        self.acc = sink.get();
+    }
+
+    /// `place`'s walk along the lines through `i`: each cell's key takes `code`, and the empty
+    /// cells within the table's reach read their shapes again, their codes' changes sent to
+    /// `acc`.
+    #[inline(always)]
+    fn place_walk(&mut self, windows: &Windows, i: usize, code: u32, acc: &mut impl Accumulate) {
+        let keep = code != WALL;
         let ray = windows.ray(i);
         let reach = self.table.slots();
         for d in 0..4 {
@@ -297,11 +344,10 @@ impl Lines {
                 cell.keys[d] |= code << (2 * (SLOTS - 1 - s));
                 // A cell farther than the table's reach keeps its shapes.
                 if cell.index[0] != OCCUPIED && reach.contains(&s) {
-                    self.refresh(q, d, keep);
+                    self.refresh(q, d, keep, acc);
                 }
             }
         }
-        self.conv_flush();
     }
 
     /// Cell `i`, the last stone placed, is emptied again: the cells it changed are put back
@@ -310,6 +356,14 @@ impl Lines {
         let mark = self.marks.pop();
         let ray = windows.ray(i);
         let reach = self.table.slots();
+        // Without a mark the cells read their shapes again, and the accumulators follow.
+        let (rule, mut acc) = (self.rule, self.acc);
+        let net = self.live_net().filter(|_| mark.is_none());
+        let mut sink = net.map(|net| NetAcc {
+            rule,
+            net,
+            acc: &mut acc,
+        });
         for d in 0..4 {
             for s in 0..SLOTS {
                 let q = ray[d * SLOTS + s];
@@ -320,9 +374,12 @@ impl Lines {
                 let cell = &mut self.cells[q];
                 cell.keys[d] &= !(3 << (2 * (SLOTS - 1 - s)));
                 if mark.is_none() && cell.index[0] != OCCUPIED && reach.contains(&s) {
-                    self.refresh(q, d, false);
+                    self.refresh(q, d, false, &mut sink);
                 }
             }
+        }
+        if sink.is_some() {
+            self.acc = acc;
         }
         let Some(mark) = mark else {
             self.vacate_cell(i);
@@ -614,8 +671,8 @@ impl Lines {
 
     /// The key of the empty cell `q` along direction `d` changed: read its shapes again
     /// (saving them first, with `keep`, when they change).
-    #[inline]
-    fn refresh(&mut self, q: usize, d: usize, keep: bool) {
+    #[inline(always)]
+    fn refresh(&mut self, q: usize, d: usize, keep: bool, acc: &mut impl Accumulate) {
         let both = self.table.entry(self.cells[q].keys[d]);
         let now = [pattern::entry_shape(both, 0), pattern::entry_shape(both, 1)];
         if now == [self.cells[q].shapes[0][d], self.cells[q].shapes[1][d]] {
@@ -624,8 +681,8 @@ impl Lines {
         if keep {
             self.save(q);
         }
-        // The codes before, for the accumulators (only when they are kept).
-        let was_codes = self.live_net().map(|_| self.codes(q));
+        // The codes before, for the accumulators.
+        let was = self.codes(q);
         for (c, &shape) in now.iter().enumerate() {
             let cell = &self.cells[q];
             let was = cell.shapes[c][d];
@@ -641,10 +698,7 @@ impl Lines {
             cell.read[c] = read;
             self.recount(c, q, old, read);
         }
-        if let (Some(net), Some(was)) = (self.live_net(), was_codes) {
-            let now = self.codes(q);
-            acc_cell_replace(self.rule, net, &mut self.acc, was, now);
-        }
+        acc.replace(was, self.codes(q));
         self.conv_cell(q);
     }
 
@@ -763,9 +817,8 @@ impl Lines {
         if net.pair.is_some() {
             return self.network_after_with(net, windows, i, code, mover);
         }
-        let base = [0, 1].map(|c| cell_inputs(self.rule, c, [0, 0]).0);
         // SAFETY: the caller vouched for AVX2, and the network is a plain one.
-        let mut sink = unsafe { simd::RegAcc::new(net, base, &self.acc) };
+        let mut sink = unsafe { simd::RegAcc::new(net, net_bases(self.rule), &self.acc) };
         let tally = self.after(windows, i, code, &mut sink)?;
         let acc = sink.get();
         let score = net.score(&acc[mover.index()], &acc[mover.opp().index()]);
@@ -895,6 +948,12 @@ fn cell_inputs(rule: Rule, c: usize, codes: [u16; 2]) -> (usize, usize) {
     )
 }
 
+/// Each colour's first input row under `rule` (its code counts from there).
+#[cfg(target_arch = "x86_64")]
+fn net_bases(rule: Rule) -> [usize; 2] {
+    [0, 1].map(|c| cell_inputs(rule, c, [0, 0]).0)
+}
+
 /// Adds (`sign` 1) or takes away (-1) an empty cell with `codes` in both accumulators `acc`.
 #[inline(always)]
 fn acc_cell(rule: Rule, net: &Network, acc: &mut [[i32; D]; 2], codes: [u16; 2], sign: i32) {
@@ -921,8 +980,8 @@ fn acc_cell_replace(
     }
 }
 
-/// Where `Lines::after` sends the changes of the empty cells' codes that a move would make:
-/// nowhere (the tally alone), or a network's accumulators.
+/// Where `Lines::after` and `refresh` send the changes of the empty cells' codes that a move
+/// makes (or would make): nowhere (the tally alone), or a network's accumulators.
 trait Accumulate {
     /// The cell with `codes` leaves (`sign` -1) or joins (1) the empty cells.
     fn cell(&mut self, codes: [u16; 2], sign: i32);
@@ -952,6 +1011,21 @@ impl Accumulate for NetAcc<'_> {
     #[inline(always)]
     fn replace(&mut self, was: [u16; 2], now: [u16; 2]) {
         acc_cell_replace(self.rule, self.net, self.acc, was, now);
+    }
+}
+
+impl<A: Accumulate> Accumulate for Option<A> {
+    #[inline(always)]
+    fn cell(&mut self, codes: [u16; 2], sign: i32) {
+        if let Some(a) = self {
+            a.cell(codes, sign);
+        }
+    }
+    #[inline(always)]
+    fn replace(&mut self, was: [u16; 2], now: [u16; 2]) {
+        if let Some(a) = self {
+            a.replace(was, now);
+        }
     }
 }
 
