@@ -682,7 +682,7 @@ impl Lines {
             self.save(q);
         }
         // The codes before, for the accumulators.
-        let was = self.codes(q);
+        let was_codes = self.codes(q);
         for (c, &shape) in now.iter().enumerate() {
             let cell = &self.cells[q];
             let was = cell.shapes[c][d];
@@ -698,7 +698,7 @@ impl Lines {
             cell.read[c] = read;
             self.recount(c, q, old, read);
         }
-        acc.replace(was, self.codes(q));
+        acc.replace(was_codes, self.codes(q));
         self.conv_cell(q);
     }
 
