@@ -293,19 +293,10 @@ impl Lines {
                     self.conv_flush();
                     return;
                 }
-                let mut acc = self.acc;
-                let rule = self.rule;
-                self.place_walk(
-                    windows,
-                    i,
-                    code,
-                    &mut NetAcc {
-                        rule,
-                        net,
-                        acc: &mut acc,
-                    },
-                );
-                self.acc = acc;
+                let (rule, acc) = (self.rule, self.acc);
+                let mut sink = NetAcc { rule, net, acc };
+                self.place_walk(windows, i, code, &mut sink);
+                self.acc = sink.acc;
             }
         }
         self.conv_flush();
@@ -357,13 +348,9 @@ impl Lines {
         let ray = windows.ray(i);
         let reach = self.table.slots();
         // Without a mark the cells read their shapes again, and the accumulators follow.
-        let (rule, mut acc) = (self.rule, self.acc);
         let net = self.live_net().filter(|_| mark.is_none());
-        let mut sink = net.map(|net| NetAcc {
-            rule,
-            net,
-            acc: &mut acc,
-        });
+        let (rule, acc) = (self.rule, self.acc);
+        let mut sink = net.map(|net| NetAcc { rule, net, acc });
         for d in 0..4 {
             for s in 0..SLOTS {
                 let q = ray[d * SLOTS + s];
@@ -378,8 +365,8 @@ impl Lines {
                 }
             }
         }
-        if sink.is_some() {
-            self.acc = acc;
+        if let Some(sink) = sink {
+            self.acc = sink.acc;
         }
         let Some(mark) = mark else {
             self.vacate_cell(i);
@@ -788,13 +775,10 @@ impl Lines {
         code: u32,
         mover: Color,
     ) -> Option<(Tally, Option<i32>)> {
-        let mut acc = self.acc;
-        let mut sink = NetAcc {
-            rule: self.rule,
-            net,
-            acc: &mut acc,
-        };
+        let (rule, acc) = (self.rule, self.acc);
+        let mut sink = NetAcc { rule, net, acc };
         let tally = self.after(windows, i, code, &mut sink)?;
+        let acc = sink.acc;
         let score = net.score(&acc[mover.index()], &acc[mover.opp().index()]);
         Some((tally, Some(score)))
     }
@@ -996,21 +980,22 @@ impl Accumulate for () {
     fn replace(&mut self, _: [u16; 2], _: [u16; 2]) {}
 }
 
-/// The accumulators `acc` of any count network (plain or pair) under `rule`.
+/// The accumulators `acc` of any count network (plain or pair) under `rule`, a copy moved by
+/// the walk and read back after it.
 struct NetAcc<'a> {
     rule: Rule,
     net: &'a Network,
-    acc: &'a mut [[i32; D]; 2],
+    acc: [[i32; D]; 2],
 }
 
 impl Accumulate for NetAcc<'_> {
     #[inline(always)]
     fn cell(&mut self, codes: [u16; 2], sign: i32) {
-        acc_cell(self.rule, self.net, self.acc, codes, sign);
+        acc_cell(self.rule, self.net, &mut self.acc, codes, sign);
     }
     #[inline(always)]
     fn replace(&mut self, was: [u16; 2], now: [u16; 2]) {
-        acc_cell_replace(self.rule, self.net, self.acc, was, now);
+        acc_cell_replace(self.rule, self.net, &mut self.acc, was, now);
     }
 }
 
