@@ -59,7 +59,8 @@ struct Options {
     pair: bool,
     spatial: bool,
     policy: f32,
-    init: Option<String>,
+    /// `--init`: the file, and the network read from it with its provenance.
+    init: Option<(String, Model, String)>,
 }
 
 struct Sample {
@@ -196,7 +197,14 @@ fn parse() -> Result<Options> {
             "--pair" => o.pair = true,
             "--spatial" => o.spatial = true,
             "--policy" => o.policy = value()?.parse()?,
-            "--init" => o.init = Some(value()?.clone()),
+            "--init" => {
+                let path = value()?.clone();
+                let mut file =
+                    BufReader::new(File::open(&path).with_context(|| format!("opening {path}"))?);
+                let (m, text) =
+                    Model::load(&mut file).with_context(|| format!("reading {path}"))?;
+                o.init = Some((path, m, text));
+            }
             _ => bail!("unknown argument {a}\n{USAGE}"),
         }
     }
@@ -209,10 +217,8 @@ fn parse() -> Result<Options> {
     if o.spatial && o.init.is_some() {
         bail!("--init takes a count network, not --spatial\n{USAGE}");
     }
-    if let Some(path) = &o.init {
+    if let Some((_, m, _)) = &o.init {
         // The shape comes from the file, so that the samples match the network.
-        let mut file = BufReader::new(File::open(path).with_context(|| format!("opening {path}"))?);
-        let (m, _) = Model::load(&mut file).with_context(|| format!("reading {path}"))?;
         o.pair = m.pair;
         o.residual = m.residual;
     }
@@ -327,11 +333,9 @@ fn run() -> Result<()> {
         );
     }
     let mut init_text = String::new();
-    let mut model = if let Some(path) = &o.init {
-        let mut file = BufReader::new(File::open(path).with_context(|| format!("opening {path}"))?);
-        let (m, text) = Model::load(&mut file).with_context(|| format!("reading {path}"))?;
+    let mut model = if let Some((path, m, text)) = &o.init {
         init_text = format!(" (--init: {text})");
-        let m = Fit::Counts(m);
+        let m = Fit::Counts(m.clone());
         eprintln!(
             "wuzi-train: {path} before training: validation loss {:.5}",
             loss(&m, &val)
@@ -423,7 +427,7 @@ fn run() -> Result<()> {
         "wuzi-train {}--data {} --epochs {} --seed {} --lr {}{} --batch {} --lambda {} --val {}{}; {games} games, {train_count} training positions, {} validation; train loss {:.5}, validation loss {:.5} (classical {base:.5}){init_text}",
         o.init
             .as_ref()
-            .map_or(String::new(), |p| format!("--init {p} ")),
+            .map_or(String::new(), |(p, _, _)| format!("--init {p} ")),
         o.data.join(","),
         o.epochs,
         o.seed,
