@@ -606,21 +606,25 @@ mod tests {
             assert!(!p.set_pair(bad), "{bad}");
         }
         assert_eq!(p.eval.nnue_mix, 40);
-        // The network is the default evaluation under freestyle only, until `nnue` is set.
+        // The network is the default evaluation under freestyle and renju only, until `nnue`
+        // is set.
         let decided = |p: &Params, rule: Rule| {
             let mut eval = p.eval.clone();
             eval.decide_network(rule);
             eval.nnue
         };
         let mut q = Params::default();
-        assert!(decided(&q, Rule::Freestyle));
-        for rule in [Rule::Standard, Rule::Renju, Rule::Caro] {
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            assert!(decided(&q, rule), "{rule:?}");
+        }
+        for rule in [Rule::Standard, Rule::Caro] {
             assert!(!decided(&q, rule), "{rule:?}");
         }
         assert!(q.set("nnue", 0));
         assert!(!decided(&q, Rule::Freestyle));
+        assert!(!decided(&q, Rule::Renju));
         assert!(q.set("nnue", 1));
-        assert!(decided(&q, Rule::Renju));
+        assert!(decided(&q, Rule::Standard));
         // The history offset is kept where `history × 1024` cannot overflow.
         assert!(p.set("lmr_history_offset", 4000));
         assert!(!p.set("lmr_history_offset", 1 << 20));
