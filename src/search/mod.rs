@@ -206,6 +206,9 @@ struct Searcher<'a> {
     /// The reply that last cut off after the opponent's move on each cell, per side to move
     /// (`NONE`: none yet).
     counters: [Vec<u16>; 2],
+    /// The continuation history (`cont_divisor`): per side to move, the opponent's last move's
+    /// cell and the move's cell; empty when off.
+    cont: Vec<i16>,
     /// The static evaluation of the node at each ply of the current line (`NO_EVAL` where a
     /// threat had to be answered), for "improving".
     evals: Vec<i32>,
@@ -328,6 +331,11 @@ fn searcher<'a>(
     } else {
         vec![0; correct::CORR_SIZE]
     };
+    let cont = if params.cont_divisor > 0 || params.cont_lmr {
+        vec![0; 2 * dims.cells() * dims.cells()]
+    } else {
+        Vec::new()
+    };
     Searcher {
         board,
         rule,
@@ -355,6 +363,7 @@ fn searcher<'a>(
         doubles: vec![0; MAX_PLY + 2],
         history: [vec![0; dims.cells()], vec![0; dims.cells()]],
         counters: [vec![NONE; dims.cells()], vec![NONE; dims.cells()]],
+        cont,
         fours: Vec::new(),
         threats: Vec::new(),
         threats43: Vec::new(),

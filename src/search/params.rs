@@ -176,6 +176,11 @@ pub struct Params {
     /// Ordering bonus of the counter move (the reply that last cut off after the opponent's
     /// last move); 0: no counter moves.
     pub counter_bonus: i32,
+    /// Continuation history: a history per (opponent's last move, move) pair, divided by
+    /// this in the move order (0: off).
+    pub cont_divisor: i32,
+    /// Whether the continuation history joins the history's term in late-move reductions.
+    pub cont_lmr: bool,
     /// Internal iterative reduction: a PV or cut node with no table move, at this depth or
     /// more, is searched a ply shallower; 0: off.
     pub iir_depth: i32,
@@ -296,6 +301,8 @@ impl Default for Params {
             se_double_max: 6,
             rfp_attack: false,
             counter_bonus: 0,
+            cont_divisor: 0,
+            cont_lmr: false,
             iir_depth: 0,
             alpha_raise: 0,
             fhr_margin: 0,
@@ -442,6 +449,8 @@ impl Params {
             "qfours" => small.map(|v| self.qfours = v.min(32)),
             "rfp_attack" => flag(&mut self.rfp_attack),
             "counter_bonus" => int.map(|v| self.counter_bonus = v),
+            "cont_divisor" => int.filter(|&v| v >= 0).map(|v| self.cont_divisor = v),
+            "cont_lmr" => flag(&mut self.cont_lmr),
             "iir_depth" => int.filter(|&v| v >= 0).map(|v| self.iir_depth = v),
             "alpha_raise" => int.filter(|&v| v >= 0).map(|v| self.alpha_raise = v),
             "fhr_margin" => int.filter(|&v| v >= 0).map(|v| self.fhr_margin = v),

@@ -167,6 +167,7 @@ impl Searcher<'_> {
         let history = &self.history[self.board.to_move().index()];
         let killers = self.killers[ply];
         let counter = self.counter_move();
+        let cont = self.cont_base();
         for m in moves.iter_mut() {
             if Some(m.1) == tt_move {
                 m.0 = i32::MAX;
@@ -177,11 +178,35 @@ impl Searcher<'_> {
             } else {
                 m.0 =
                     m.0.saturating_add(divide(history[m.1 as usize], self.params.history_divisor));
+                if let (Some(base), true) = (cont, self.params.cont_divisor > 0) {
+                    let c = self.cont[base + m.1 as usize] as i32;
+                    m.0 = m.0.saturating_add(divide(c, self.params.cont_divisor));
+                }
             }
         }
         if keep < moves.len() {
             moves.select_nth_unstable_by(keep, better);
             moves.truncate(keep);
+        }
+    }
+
+    /// Where the continuation history of the side to move after the opponent's last move
+    /// starts (`None`: it is off, or there is no last move).
+    pub(super) fn cont_base(&self) -> Option<usize> {
+        if self.cont.is_empty() {
+            return None;
+        }
+        let last = self.board.last_move()?;
+        let cells = self.board.dims().cells();
+        Some((self.board.to_move().index() * cells + self.board.dims().index(last)) * cells)
+    }
+
+    /// The history of `mv` for the side to move, with its continuation history when that is on.
+    pub(super) fn move_history(&self, mv: u16) -> i32 {
+        let h = self.history[self.board.to_move().index()][mv as usize];
+        match self.cont_base() {
+            Some(base) => h + self.cont[base + mv as usize] as i32,
+            None => h,
         }
     }
 
@@ -219,16 +244,24 @@ impl Searcher<'_> {
             }
         }
         let max = self.params.history_max;
+        let bonus = (32 * depth * depth + 64 * depth).min(max / 2);
+        if let Some(base) = self.cont_base() {
+            // The continuation history is always signed, with gravity and malus.
+            let cont = &mut self.cont[base..];
+            for (m, b) in std::iter::once((mv, bonus)).chain(failed.iter().map(|&m| (m, -bonus))) {
+                let h = &mut cont[m as usize];
+                *h = gravity(*h as i32, b, max.min(i16::MAX as i32)) as i16;
+            }
+        }
         let history = &mut self.history[self.board.to_move().index()];
         if !self.params.history_malus {
             let h = &mut history[mv as usize];
             *h = (*h + depth * depth).min(max);
             return;
         }
-        let bonus = (32 * depth * depth + 64 * depth).min(max / 2);
         let mut add = |m: u16, b: i32| {
             let h = &mut history[m as usize];
-            *h += b - (*h as i64 * b.abs() as i64 / max as i64) as i32;
+            *h = gravity(*h, b, max);
         };
         add(mv, bonus);
         for &m in failed {
@@ -361,4 +394,10 @@ pub(super) fn pick(moves: &mut [(i32, u16)], k: usize) {
         }
     }
     moves.swap(k, best);
+}
+
+/// A history score `h` moved by `bonus` (negative: a malus) with gravity: the closer `h` is to
+/// `max` on the bonus's side, the less it moves, so that it stays within `±max`.
+fn gravity(h: i32, bonus: i32, max: i32) -> i32 {
+    h + bonus - (h as i64 * bonus.abs() as i64 / max as i64) as i32
 }

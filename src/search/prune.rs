@@ -183,7 +183,11 @@ impl Searcher<'_> {
         }
         r += extra;
         if p.lmr_history > 0 {
-            let h = self.history[me.index()][mv as usize] - p.lmr_history_offset;
+            let h = if p.cont_lmr {
+                self.move_history(mv)
+            } else {
+                self.history[me.index()][mv as usize]
+            } - p.lmr_history_offset;
             r -= divide(h * 1024, p.lmr_history);
         }
         if self.board.line_patterns().class(me, mv as usize) >= Class::Three {
