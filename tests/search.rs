@@ -57,6 +57,18 @@ fn search_params(
     .run(&mut ())
 }
 
+/// A search with tunables changed, without a clock.
+fn search_tuned(board: Board, rule: Rule, limits: Limits, params: Params) -> Outcome {
+    search_params(
+        board,
+        rule,
+        limits,
+        &NoClock,
+        RootOptions::default(),
+        params,
+    )
+}
+
 fn best(text: &str, side: Color, rule: Rule, depth: i32) -> (Pos, i32) {
     let mut board = diagram::parse(text).unwrap();
     board.set_to_move(side);
@@ -120,14 +132,7 @@ fn a_double_three_against_no_four_is_a_win_at_two_plies() {
             max_depth: Some(2),
             ..Limits::default()
         };
-        let out = search_params(
-            board,
-            Rule::Freestyle,
-            limits,
-            &NoClock,
-            RootOptions::default(),
-            params,
-        );
+        let out = search_tuned(board, Rule::Freestyle, limits, params);
         assert_eq!(
             out.score >= MATE_BOUND,
             mate,
@@ -277,14 +282,7 @@ fn the_continuation_history_is_deterministic_on_every_board_size() {
             max_nodes: Some(20_000),
             ..Limits::default()
         };
-        search_params(
-            board,
-            Rule::Freestyle,
-            limits,
-            &NoClock,
-            RootOptions::default(),
-            params,
-        )
+        search_tuned(board, Rule::Freestyle, limits, params)
     };
     let pos = &wuzi::bench::POSITIONS[3];
     let (a, b) = (with(pos.board()), with(pos.board()));
