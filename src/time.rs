@@ -72,12 +72,13 @@ pub fn match_reserve(left_ms: u64, empty: usize, overhead_ms: u64) -> u64 {
 }
 
 /// Our moves the game is assumed to last still, with `stones` on the board and `empty` cells
-/// left, `start` from an empty board: never fewer than 12, nor than an eighth of the empty
-/// cells (a long game on a large board keeps time for its last moves).
-pub fn moves_to_go(stones: usize, empty: usize, start: u64) -> u64 {
+/// left, `start` from an empty board: never fewer than 12, nor than the empty cells over
+/// `floor` (0: no such floor; a long game on a large board keeps time for its last moves).
+pub fn moves_to_go(stones: usize, empty: usize, start: u64, floor: u64) -> u64 {
+    let by_cells = (empty as u64).checked_div(floor).unwrap_or(0);
     (start.saturating_sub(stones as u64 / 3))
         .max(12)
-        .max(empty as u64 / 8)
+        .max(by_cells)
 }
 
 /// At most this fraction (1/n) of the usable match time goes into one move.
@@ -85,8 +86,8 @@ const MAX_SHARE: u64 = 6;
 
 impl TimeSettings {
     /// The budget for one move with `stones` on the board and `empty` cells left, the match
-    /// clock spread over `moves_to_go(stones, togo)` moves.
-    pub fn budget(&self, stones: usize, empty: usize, togo: u64) -> Budget {
+    /// clock spread over `moves_to_go(stones, empty, togo, floor)` moves.
+    pub fn budget(&self, stones: usize, empty: usize, togo: u64, floor: u64) -> Budget {
         let turn = self.turn_ms.max(0) as u64;
         let hard = if self.turn_ms <= 0 {
             0
@@ -98,7 +99,7 @@ impl TimeSettings {
             Some(left) if self.match_ms > 0 || self.time_left_ms.is_some() => {
                 let left = left.max(0) as u64;
                 let usable = left.saturating_sub(match_reserve(left, empty, self.overhead_ms));
-                let togo = moves_to_go(stones, empty, togo);
+                let togo = moves_to_go(stones, empty, togo, floor);
                 let inc = self.increment_ms.max(0) as u64;
                 let optimum = (usable + inc * (togo - 1)) / togo;
                 let hard = hard.min(usable / MAX_SHARE + inc.min(usable));
@@ -141,7 +142,7 @@ mod tests {
             time_left_ms: left,
             ..TimeSettings::default()
         }
-        .budget(10, 215, 35)
+        .budget(10, 215, 35, 8)
     }
 
     #[test]
@@ -193,25 +194,30 @@ mod tests {
             time_left_ms: Some(100_000),
             ..TimeSettings::default()
         };
-        let (old, new) = (s.budget(10, 215, 35), s.budget(10, 215, 30));
+        let (old, new) = (s.budget(10, 215, 35, 8), s.budget(10, 215, 30, 8));
         assert!(old.adaptive && new.soft_ms > old.soft_ms);
         assert_eq!(old.hard_ms, new.hard_ms);
         assert!(stop_after(1000, 4000, 0.0, 0, 100) > stop_after(1000, 4000, 0.0, 0, 60));
-        assert_eq!(moves_to_go(90, 135, 22), 16);
-        assert_eq!(moves_to_go(90, 90, 22), 12);
+        assert_eq!(moves_to_go(90, 135, 22, 8), 16);
+        // On an opening 20×20 board the floor (an eighth of the empty cells) decides.
+        assert_eq!(moves_to_go(4, 396, 35, 8), 49);
+        assert_eq!(moves_to_go(4, 396, 35, 0), 34);
+        assert_eq!(moves_to_go(90, 90, 22, 8), 12);
     }
 
     /// Whole games to a full board against every Gomocup clock, each of our moves taking all
     /// its hard limit and then the overhead (the answer printed and read): the clock never
-    /// runs out and no move passes the turn limit.
+    /// runs out and no move passes the turn limit, with the moves-to-go floor or without it.
     #[test]
     fn gomocup_clocks_never_run_out() {
         let late = DEFAULT_OVERHEAD_MS;
-        for (turn, matc, side) in [
-            (5_000i64, 120_000i64, 20usize),
-            (30_000, 180_000, 15),
-            (300_000, 1_000_000, 20),
-            (1_000, 0, 15),
+        for (turn, matc, side, floor) in [
+            (5_000i64, 120_000i64, 20usize, 8u64),
+            (30_000, 180_000, 15, 8),
+            (300_000, 1_000_000, 20, 8),
+            (1_000, 0, 15, 8),
+            (5_000, 120_000, 20, 0),
+            (30_000, 180_000, 20, 0),
         ] {
             let mut left = matc;
             let cells = side * side;
@@ -222,7 +228,7 @@ mod tests {
                     time_left_ms: Some(if matc > 0 { left } else { UNLIMITED }),
                     ..TimeSettings::default()
                 };
-                let b = s.budget(stones, cells - stones, 35);
+                let b = s.budget(stones, cells - stones, 35, floor);
                 let used = b.hard_ms + late;
                 assert!(used as i64 <= turn, "{turn}/{matc}: move of {used} ms");
                 if matc > 0 {
@@ -251,7 +257,7 @@ mod tests {
                     time_left_ms: Some(left),
                     ..TimeSettings::default()
                 };
-                let b = s.budget(stones, 400 - stones, 35);
+                let b = s.budget(stones, 400 - stones, 35, 8);
                 let used = if worst {
                     b.hard_ms
                 } else {

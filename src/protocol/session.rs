@@ -543,9 +543,12 @@ impl Session {
         let empty = (0..dims.cells())
             .filter(|&i| board.is_empty_index(i))
             .count();
-        let budget = s
-            .time
-            .budget(board.stone_count(), empty, s.params.time_togo);
+        let budget = s.time.budget(
+            board.stone_count(),
+            empty,
+            s.params.time_togo,
+            s.params.time_floor,
+        );
         let weak_depth = strength::max_depth(s.strength);
         let limits = Limits {
             max_depth: match (s.max_depth, weak_depth) {

@@ -77,6 +77,9 @@ pub struct Params {
     /// (a stone less for every three on it, never below 12); the soft limit is the usable clock
     /// over them (`time::moves_to_go`).
     pub time_togo: u64,
+    /// With a match clock: the moves to go are never fewer than the empty cells over this
+    /// (0: no such floor; `time::moves_to_go`).
+    pub time_floor: u64,
     /// With a match clock: the percent of the soft limit a settled best move stops at
     /// (`time::stop_after`; each recent change of the best move adds 90).
     pub time_base: u64,
@@ -263,6 +266,7 @@ impl Default for Params {
             rfp_offset: 0,
             soft_percent: 100,
             time_togo: 35,
+            time_floor: 8,
             time_base: 60,
             corr_weight: 100,
             lmr_log: 8,
@@ -396,6 +400,7 @@ impl Params {
                 .filter(|&v| v >= 12)
                 .map(|v| self.time_togo = v.min(200)),
             "corr_weight" => int.filter(|&v| v >= 0).map(|v| self.corr_weight = v),
+            "time_floor" => count.map(|v| self.time_floor = v.min(400)),
             "time_base" => count.map(|v| self.time_base = v.clamp(10, 250)),
             "lmr_log" => int.filter(|&v| v >= 0).map(|v| self.lmr_log = v),
             "mcp" => flag(&mut self.mcp),
