@@ -564,8 +564,23 @@ pub fn divide(x: i32, divisor: i32) -> i32 {
 /// The unrounded plies of the `lmr_log` formula for the `searched`-th move (0-based) of a node
 /// with `depth` plies left: ln(depth)·ln(move number)·10 / `divisor`.
 fn log_reduction(depth: i32, searched: usize, divisor: i32) -> f64 {
-    (depth as f64).ln() * ((searched + 1) as f64).ln() * 10.0 / divisor as f64
+    ln(depth.max(0) as usize) * ln(searched + 1) * 10.0 / divisor as f64
 }
+
+/// The natural logarithm of `n`, read from a table below `LN_TABLE` (the same value `ln`
+/// gives: the table is made by it), so that the reduction of every searched move costs no
+/// call of `ln`.
+fn ln(n: usize) -> f64 {
+    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| (0..LN_TABLE).map(|k| (k as f64).ln()).collect());
+    match table.get(n) {
+        Some(&v) => v,
+        None => (n as f64).ln(),
+    }
+}
+
+/// Arguments of `ln` read from its table: more than any depth or move number of a node.
+const LN_TABLE: usize = 1024;
 
 #[cfg(test)]
 mod tests {
@@ -739,6 +754,13 @@ mod tests {
         assert!(!p.set("mcp_defend", 3));
         assert!(!p.set("mcp_defend", -1));
         assert_eq!(p.mcp_defend, 2);
+    }
+
+    #[test]
+    fn the_ln_table_gives_what_ln_gives() {
+        for n in 0..2 * LN_TABLE {
+            assert_eq!(ln(n).to_bits(), (n as f64).ln().to_bits(), "ln({n})");
+        }
     }
 
     #[test]
