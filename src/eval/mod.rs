@@ -38,8 +38,8 @@ pub struct EvalParams {
     /// The network (`crate::nnue::network`: the embedded one, or the file `WUZI_NNUE` names)
     /// evaluates instead, from the accumulators the board keeps once the search asks for them.
     pub nnue: bool,
-    /// A search decides `nnue` by its rule: the network under freestyle and renju, where games
-    /// at equal time say it wins, the classical evaluation under the other rules. Setting `nnue`
+    /// A search decides `nnue` by its rule: the network under freestyle, renju and standard,
+    /// where games at equal time say it wins, the classical evaluation under caro. Setting `nnue`
     /// (`INFO wuzi_nnue`) turns this off.
     pub nnue_auto: bool,
     /// With `nnue`, the network's share of the evaluation in percent; the classical one has
@@ -82,7 +82,7 @@ impl EvalParams {
     /// Decides `nnue` for a search under `rule`, where `nnue_auto` says so.
     pub fn decide_network(&mut self, rule: Rule) {
         if self.nnue_auto {
-            self.nnue = matches!(rule, Rule::Freestyle | Rule::Renju);
+            self.nnue = matches!(rule, Rule::Freestyle | Rule::Renju | Rule::Standard);
         }
     }
 }

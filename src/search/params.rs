@@ -635,25 +635,24 @@ mod tests {
             assert!(!p.set_pair(bad), "{bad}");
         }
         assert_eq!(p.eval.nnue_mix, 40);
-        // The network is the default evaluation under freestyle and renju only, until `nnue`
-        // is set.
+        // The network is the default evaluation under freestyle, renju and standard, not caro,
+        // until `nnue` is set.
         let decided = |p: &Params, rule: Rule| {
             let mut eval = p.eval.clone();
             eval.decide_network(rule);
             eval.nnue
         };
         let mut q = Params::default();
-        for rule in [Rule::Freestyle, Rule::Renju] {
+        for rule in [Rule::Freestyle, Rule::Renju, Rule::Standard] {
             assert!(decided(&q, rule), "{rule:?}");
         }
-        for rule in [Rule::Standard, Rule::Caro] {
-            assert!(!decided(&q, rule), "{rule:?}");
-        }
+        assert!(!decided(&q, Rule::Caro));
         assert!(q.set("nnue", 0));
         assert!(!decided(&q, Rule::Freestyle));
         assert!(!decided(&q, Rule::Renju));
+        assert!(!decided(&q, Rule::Standard));
         assert!(q.set("nnue", 1));
-        assert!(decided(&q, Rule::Standard));
+        assert!(decided(&q, Rule::Caro));
         // The history offset is kept where `history × 1024` cannot overflow.
         assert!(p.set("lmr_history_offset", 4000));
         assert!(!p.set("lmr_history_offset", 1 << 20));
