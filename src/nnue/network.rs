@@ -212,19 +212,24 @@ impl Network {
     /// (`own`) and of the other side, in search units.
     #[inline]
     pub fn score(&self, own: &[i32; D], opp: &[i32; D]) -> i32 {
-        let h0 = first_clamp(own, opp);
         let out = if simd::avx2() {
             // SAFETY: the CPU has AVX2 (checked at run time).
-            unsafe { simd::head_avx2(self, &h0) }
+            unsafe { simd::head_avx2(self, own, opp) }
         } else {
-            head_scalar(self, &h0)
+            head_scalar(self, &first_clamp(own, opp))
         };
-        (out * SCORE_PER_LOGIT / OUT_SCALE) as i32
+        scaled(out)
     }
 
     /// The score from accumulators with the portable code only (tests compare the two paths).
     pub fn score_scalar(&self, own: &[i32; D], opp: &[i32; D]) -> i32 {
-        (head_scalar(self, &first_clamp(own, opp)) * SCORE_PER_LOGIT / OUT_SCALE) as i32
+        scaled(head_scalar(self, &first_clamp(own, opp)))
+    }
+
+    /// The score in search units of the head's output `out` (from `RegAcc::head`).
+    #[inline(always)]
+    pub fn scaled_head(out: i64) -> i32 {
+        scaled(out)
     }
 
     /// Writes the network: magic, shape, provenance, then the integers little-endian.
@@ -400,6 +405,12 @@ fn first_clamp(own: &[i32; D], opp: &[i32; D]) -> [i16; 2 * D] {
     h0
 }
 
+/// The head's output `out` (in `OUT_SCALE` units) in search units.
+#[inline(always)]
+fn scaled(out: i64) -> i32 {
+    (out * SCORE_PER_LOGIT / OUT_SCALE) as i32
+}
+
 /// A hidden layer's activation from its sum.
 #[inline(always)]
 fn activate(sum: i32) -> i16 {
@@ -474,30 +485,79 @@ pub mod simd {
         _mm256_add_epi32(low, high)
     }
 
-    /// One layer of 32 inputs and 32 outputs: `out[j] = activate(b[j] + w[j] . h)`.
+    /// Sixteen i32 lanes (two vectors, in order), each within `0..=H_ONE`, as sixteen i16 in
+    /// order in one vector.
     #[inline(always)]
-    unsafe fn layer(h: &[i16; 32], w: &[[i16; 32]; 32], b: &[i32; 32], out: &mut [i16; 32]) {
-        let lo = _mm256_loadu_si256(h.as_ptr() as *const __m256i);
-        let hi = _mm256_loadu_si256(h[16..].as_ptr() as *const __m256i);
+    unsafe fn pack16(a: __m256i, b: __m256i) -> __m256i {
+        // `packs` interleaves the 128-bit halves: a0-3 b0-3 | a4-7 b4-7; put a4-7 before b0-3.
+        _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8)
+    }
+
+    /// One layer of 32 inputs and 32 outputs, `out[j] = activate(b[j] + w[j] . h)`, its input
+    /// and output as two vectors of sixteen i16 in order: kept in registers from layer to
+    /// layer (a vector read back from narrower stores would stall on the store buffer).
+    #[inline(always)]
+    unsafe fn layer(h: [__m256i; 2], w: &[[i16; 32]; 32], b: &[i32; 32]) -> [__m256i; 2] {
         let zero = _mm256_setzero_si256();
         let one = _mm256_set1_epi32(H_ONE);
-        for g in 0..4 {
+        let mut out = [zero; 4];
+        for (g, o) in out.iter_mut().enumerate() {
             let mut v = [zero; 8];
             for (k, x) in v.iter_mut().enumerate() {
                 let row = &w[g * 8 + k];
                 let a = _mm256_loadu_si256(row.as_ptr() as *const __m256i);
                 let c = _mm256_loadu_si256(row[16..].as_ptr() as *const __m256i);
-                *x = _mm256_add_epi32(_mm256_madd_epi16(lo, a), _mm256_madd_epi16(hi, c));
+                *x = _mm256_add_epi32(_mm256_madd_epi16(h[0], a), _mm256_madd_epi16(h[1], c));
             }
             let bias = _mm256_loadu_si256(b[g * 8..].as_ptr() as *const __m256i);
             let s = _mm256_srai_epi32(_mm256_add_epi32(hsum8(v), bias), H_SHIFT as i32);
-            let s = _mm256_min_epi32(_mm256_max_epi32(s, zero), one);
-            let mut lanes = [0i32; 8];
-            _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, s);
-            for k in 0..8 {
-                out[g * 8 + k] = lanes[k] as i16;
-            }
+            *o = _mm256_min_epi32(_mm256_max_epi32(s, zero), one);
         }
+        [pack16(out[0], out[1]), pack16(out[2], out[3])]
+    }
+
+    /// `super::first_clamp` of one accumulator held as two vectors: sixteen i16 in order.
+    #[inline(always)]
+    unsafe fn first_clamp(acc: [__m256i; 2]) -> __m256i {
+        let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi32(super::ACC_ONE));
+        let h = |x| {
+            _mm256_srai_epi32(
+                _mm256_min_epi32(_mm256_max_epi32(x, zero), one),
+                super::ACC_TO_H as i32,
+            )
+        };
+        pack16(h(acc[0]), h(acc[1]))
+    }
+
+    /// `super::output` of the last hidden layer held as two vectors of sixteen i16.
+    #[inline(always)]
+    unsafe fn output(net: &Network, h2: [__m256i; 2]) -> i64 {
+        let w = net.w3.as_ptr() as *const __m256i;
+        let mut sum = _mm256_setzero_si256();
+        for (k, &h) in h2.iter().enumerate() {
+            // Pairs of products, each below 2 * 4096 * 32768: exact in i32; then widened.
+            let pairs = _mm256_madd_epi16(h, _mm256_loadu_si256(w.add(k)));
+            let (lo, hi) = (
+                _mm256_castsi256_si128(pairs),
+                _mm256_extracti128_si256(pairs, 1),
+            );
+            sum = _mm256_add_epi64(sum, _mm256_cvtepi32_epi64(lo));
+            sum = _mm256_add_epi64(sum, _mm256_cvtepi32_epi64(hi));
+        }
+        let mut lanes = [0i64; 4];
+        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum);
+        net.b3 + lanes.iter().sum::<i64>()
+    }
+
+    /// The head from both accumulators held as vectors (the side to move's first), in
+    /// registers throughout.
+    #[inline(always)]
+    unsafe fn head_regs(net: &Network, own: [__m256i; 2], opp: [__m256i; 2]) -> i64 {
+        const _: () = assert!(2 * D == 32 && H1 == 32 && H2 == 32);
+        let h0 = [first_clamp(own), first_clamp(opp)];
+        let h1 = layer(h0, &net.w1, &net.b1);
+        let h2 = layer(h1, &net.w2, &net.b2);
+        output(net, h2)
     }
 
     /// `super::row_add` with AVX2.
@@ -599,6 +659,14 @@ pub mod simd {
             }
         }
 
+        /// The head's output (`Network::score` before its scaling) with the accumulator of
+        /// colour `mover` as the side to move's, from the registers.
+        #[inline(always)]
+        pub fn head(&self, mover: usize) -> i64 {
+            // SAFETY: as in `add`.
+            unsafe { head_regs(self.net, self.acc[mover], self.acc[1 - mover]) }
+        }
+
         /// The accumulators as they now stand.
         #[inline(always)]
         pub fn get(&self) -> [[i32; D]; 2] {
@@ -642,18 +710,17 @@ pub mod simd {
         out
     }
 
-    /// `head_scalar` with AVX2.
+    /// `super::head_scalar` of `super::first_clamp(own, opp)` with AVX2.
     ///
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn head_avx2(net: &Network, h0: &[i16; 2 * D]) -> i64 {
-        const _: () = assert!(2 * D == 32 && H1 == 32 && H2 == 32);
-        let mut h1 = [0i16; H1];
-        layer(h0, &net.w1, &net.b1, &mut h1);
-        let mut h2 = [0i16; H2];
-        layer(&h1, &net.w2, &net.b2, &mut h2);
-        super::output(net, &h2)
+    pub unsafe fn head_avx2(net: &Network, own: &[i32; D], opp: &[i32; D]) -> i64 {
+        let load = |a: &[i32; D]| {
+            let p = a.as_ptr() as *const __m256i;
+            [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))]
+        };
+        head_regs(net, load(own), load(opp))
     }
 }
 
@@ -689,8 +756,8 @@ pub mod simd {
 
     /// # Safety
     /// Never called: `avx2()` is false on this target.
-    pub unsafe fn head_avx2(net: &Network, h0: &[i16; 2 * D]) -> i64 {
-        super::head_scalar(net, h0)
+    pub unsafe fn head_avx2(net: &Network, own: &[i32; D], opp: &[i32; D]) -> i64 {
+        super::head_scalar(net, &super::first_clamp(own, opp))
     }
 }
 
@@ -732,7 +799,7 @@ mod tests {
                 let (own, opp): ([i32; D], [i32; D]) = (acc(), acc());
                 let h0 = first_clamp(&own, &opp);
                 // SAFETY: AVX2 was detected above.
-                let fast = unsafe { simd::head_avx2(&net, &h0) };
+                let fast = unsafe { simd::head_avx2(&net, &own, &opp) };
                 assert_eq!(fast, head_scalar(&net, &h0));
                 assert_eq!(net.score(&own, &opp), net.score_scalar(&own, &opp));
                 // The accumulator updates too.
