@@ -91,14 +91,40 @@ fn shards_merge_to_the_whole_run_and_train_a_network() {
             .args(["--epochs", epochs, "--lr", "0.0002"])
             .output()
             .expect("wuzi-train runs");
-        let log = String::from_utf8_lossy(&out.stderr);
+        let log = String::from_utf8_lossy(&out.stderr).into_owned();
         assert!(out.status.success(), "{log}");
         assert!(log.contains("before training: validation loss"), "{log}");
-        f
+        (f, log)
     };
-    let (same, moved) = (
-        load(&tuned("0", "same.wzf")),
-        load(&tuned("1", "moved.wzf")),
+    let ((same, log), (moved, _)) = (tuned("0", "same.wzf"), tuned("1", "moved.wzf"));
+    let (same, moved) = (load(&same), load(&moved));
+    // With no epoch the network is measured as it stands: its loss at the end is the loss
+    // before training, and the lines by rule and board size hold every held-out position.
+    let after = |key: &str| {
+        let at = log.find(key).unwrap_or_else(|| panic!("{key}: {log}")) + key.len();
+        log[at..]
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ')')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        after("before training: validation loss "),
+        after("validation loss: network "),
+        "{log}"
+    );
+    let held: usize = after("training and ").parse().unwrap();
+    let grouped: usize = log
+        .lines()
+        .filter(|l| l.contains(" positions, network "))
+        .map(|l| {
+            let before = l.split(" positions, network ").next().unwrap();
+            before.rsplit(' ').next().unwrap().parse::<usize>().unwrap()
+        })
+        .sum();
+    assert!(
+        held > 0 && grouped == held,
+        "{held} held out, {grouped} by group: {log}"
     );
     assert_eq!(same.0.w, load(&net).0.w);
     assert_ne!(moved.0.w, same.0.w);

@@ -5,7 +5,7 @@
 //! `lambda * result + (1 - lambda) * sigmoid(score / 200)`, both as the side to move's chance.
 //! At the end the classical evaluation is scored on the same held-out positions, as a baseline.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
 use std::io::{BufReader, BufWriter};
 use std::time::Instant;
@@ -19,9 +19,11 @@ use wuzi::nnue::model::{sigmoid, Adam, Inputs, Model};
 use wuzi::nnue::network::Network;
 use wuzi::nnue::spatial::{Cells, Spatial};
 use wuzi::nnue::Rng;
+use wuzi::rules::Rule;
 
 const USAGE: &str = "usage: wuzi-train --data FILE[,FILE...] --out NET [options]
-  --epochs N      passes over the data (default 8)
+  --epochs N      passes over the data (default 8); 0 with --init measures that network:
+                  its held-out loss, by rule and board size too, beside the classical one's
   --seed S        initial weights and shuffles (default 1)
   --lr X          Adam's step (default 0.001)
   --lr-drop E     from epoch E on, a tenth of it (default: never)
@@ -291,6 +293,36 @@ fn loss(model: &Fit, set: &[Sample]) -> f64 {
     sum / set.len().max(1) as f64
 }
 
+/// The held-out losses by rule and board size (`groups[i]` is `val[i]`'s): where the network
+/// gains most and least over the classical evaluation (read as sigmoid(eval / `scale`)).
+fn report_groups(
+    model: &Fit,
+    val: &[Sample],
+    classical: &[f32],
+    groups: &[(Rule, u8, u8)],
+    scale: f32,
+) {
+    // By (rule number, rule name, width, height): positions, network and classical loss sums.
+    type Group = (i64, &'static str, u8, u8);
+    let mut by: BTreeMap<Group, (usize, f64, f64)> = BTreeMap::new();
+    for ((s, &e), &(rule, w, h)) in val.iter().zip(classical).zip(groups) {
+        let g = by
+            .entry((rule.info_value(), rule.name(), w, h))
+            .or_default();
+        g.0 += 1;
+        g.1 += ((model.predict(s) - s.target) as f64).powi(2);
+        g.2 += ((sigmoid(e / scale) - s.target) as f64).powi(2);
+    }
+    for ((_, name, w, h), (n, net, base)) in by {
+        let n1 = n.max(1) as f64;
+        eprintln!(
+            "wuzi-train:   {name} {w}x{h}: {n} positions, network {:.5}, classical {:.5}",
+            net / n1,
+            base / n1
+        );
+    }
+}
+
 fn run() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--quantise") {
@@ -302,6 +334,8 @@ fn run() -> Result<()> {
     // evaluation's score of each for the baseline.
     let mut val: Vec<Sample> = Vec::new();
     let mut classical: Vec<f32> = Vec::new();
+    // Each held-out position's rule and board size, for the losses by group at the end.
+    let mut groups: Vec<(Rule, u8, u8)> = Vec::new();
     let mut train_count = 0u64;
     let params = EvalParams::default();
     // The engine's learned move-order table as a policy baseline: how often its best empty
@@ -311,6 +345,8 @@ fn run() -> Result<()> {
         if held {
             val.push(sample(board, score, result, next, &o));
             classical.push(evaluate(board, &params) as f32);
+            let dims = board.dims();
+            groups.push((board.rule(), dims.width as u8, dims.height as u8));
             let (lines, me) = (board.line_patterns(), board.to_move());
             let best = (0..board.dims().cells())
                 .filter(|&i| board.is_empty_index(i))
@@ -405,6 +441,10 @@ fn run() -> Result<()> {
             }
         }
     }
+    if o.epochs == 0 {
+        // Nothing trained (an `--init` network measured): its loss as it stands.
+        last = (f64::NAN, loss(&model, &val));
+    }
     // The classical evaluation as a win chance, its scale the best of a few.
     let (scale, base) = [50.0f32, 100.0, 200.0, 400.0, 800.0, 1600.0]
         .into_iter()
@@ -423,6 +463,7 @@ fn run() -> Result<()> {
         "wuzi-train: validation loss: network {:.5}, classical evaluation {base:.5} (as sigmoid(eval / {scale}))",
         last.1
     );
+    report_groups(&model, &val, &classical, &groups, scale);
     let provenance = format!(
         "wuzi-train {}--data {} --epochs {} --seed {} --lr {}{} --batch {} --lambda {} --val {}{}; {games} games, {train_count} training positions, {} validation; train loss {:.5}, validation loss {:.5} (classical {base:.5}){init_text}",
         o.init
