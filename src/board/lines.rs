@@ -804,7 +804,7 @@ impl Lines {
         // SAFETY: the caller vouched for AVX2, and the network is a plain one.
         let mut sink = unsafe { simd::RegAcc::new(net, net_bases(self.rule), &self.acc) };
         let tally = self.after(windows, i, code, &mut sink)?;
-        let score = Network::scaled_head(sink.head(mover.index()));
+        let score = sink.score(mover.index());
         Some((tally, Some(score)))
     }
 

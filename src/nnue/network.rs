@@ -226,12 +226,6 @@ impl Network {
         scaled(head_scalar(self, &first_clamp(own, opp)))
     }
 
-    /// The score in search units of the head's output `out` (from `RegAcc::head`).
-    #[inline(always)]
-    pub fn scaled_head(out: i64) -> i32 {
-        scaled(out)
-    }
-
     /// Writes the network: magic, shape, provenance, then the integers little-endian.
     pub fn save(&self, w: &mut impl Write) -> io::Result<()> {
         w.write_all(MAGIC)?;
@@ -549,6 +543,13 @@ pub mod simd {
         net.b3 + lanes.iter().sum::<i64>()
     }
 
+    /// An accumulator as two vectors.
+    #[inline(always)]
+    unsafe fn load(a: &[i32; D]) -> [__m256i; 2] {
+        let p = a.as_ptr() as *const __m256i;
+        [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))]
+    }
+
     /// The head from both accumulators held as vectors (the side to move's first), in
     /// registers throughout.
     #[inline(always)]
@@ -612,10 +613,6 @@ pub mod simd {
         /// inlined into a function compiled for AVX2.
         #[inline(always)]
         pub unsafe fn new(net: &'a Network, base: [usize; 2], acc: &[[i32; D]; 2]) -> Self {
-            let load = |a: &[i32; D]| {
-                let p = a.as_ptr() as *const __m256i;
-                [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))]
-            };
             RegAcc {
                 net,
                 base,
@@ -659,12 +656,12 @@ pub mod simd {
             }
         }
 
-        /// The head's output (`Network::score` before its scaling) with the accumulator of
-        /// colour `mover` as the side to move's, from the registers.
+        /// `Network::score` with the accumulator of colour `mover` as the side to move's,
+        /// from the registers.
         #[inline(always)]
-        pub fn head(&self, mover: usize) -> i64 {
+        pub fn score(&self, mover: usize) -> i32 {
             // SAFETY: as in `add`.
-            unsafe { head_regs(self.net, self.acc[mover], self.acc[1 - mover]) }
+            super::scaled(unsafe { head_regs(self.net, self.acc[mover], self.acc[1 - mover]) })
         }
 
         /// The accumulators as they now stand.
@@ -716,10 +713,6 @@ pub mod simd {
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
     pub unsafe fn head_avx2(net: &Network, own: &[i32; D], opp: &[i32; D]) -> i64 {
-        let load = |a: &[i32; D]| {
-            let p = a.as_ptr() as *const __m256i;
-            [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))]
-        };
         head_regs(net, load(own), load(opp))
     }
 }
