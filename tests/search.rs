@@ -536,3 +536,34 @@ fn proves_the_sparring_partners_wins_that_it_proved_before() {
         assert!(out.score >= MATE_BOUND, "{id}: score {}", out.score);
     }
 }
+
+/// A search to `depth` plies with the root threat solver off and `ext_forced` 16ths of a ply
+/// of extension for each forced reply, so that only the alpha-beta search can see a VCF.
+fn vcf_at_depth(case: &common::Case, depth: i32, ext_forced: i32) -> i32 {
+    let params = Params {
+        root_vcf_nodes: 0,
+        root_vct_nodes: 0,
+        ext_forced,
+        ..Params::default()
+    };
+    let limits = Limits {
+        max_depth: Some(depth),
+        ..Limits::default()
+    };
+    search_tuned(case.board(), Rule::Freestyle, limits, params).score
+}
+
+#[test]
+fn a_forced_replys_fractional_extension_carries_a_vcf_past_the_horizon() {
+    let cases = common::read_cases("tests/data/tactics_sample.txt");
+    let case = |id: &str| cases.iter().find(|c| c.id() == id).expect(id);
+    // VCFs of 8 and 15 fours (their known lines): at 5 plies the search alone finds the first
+    // only where each four and its block cost half a ply (8 16ths), and at 2 plies the second
+    // only where they cost nothing (16).
+    let long = case("lfz-game-vcf-552-fs");
+    assert!(vcf_at_depth(long, 5, 0) < MATE_BOUND);
+    assert!(vcf_at_depth(long, 5, 8) >= MATE_BOUND);
+    let longer = case("lfz-black-vcf-305-fs");
+    assert!(vcf_at_depth(longer, 2, 8) < MATE_BOUND);
+    assert!(vcf_at_depth(longer, 2, 16) >= MATE_BOUND);
+}

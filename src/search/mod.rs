@@ -218,6 +218,9 @@ struct Searcher<'a> {
     four_move: Vec<bool>,
     /// The double singular extensions along the line to each ply (`se_double`).
     doubles: Vec<u32>,
+    /// The fractional extensions (`ext_forced`, `ext_defend`) along the line to each ply not
+    /// yet made into a whole ply, in 16ths.
+    credit: Vec<i32>,
     /// The move a singular-extension test leaves out at each ply (`NONE`: none).
     excluded: Vec<u16>,
     fours: Vec<u16>,
@@ -361,6 +364,7 @@ fn searcher<'a>(
         excluded: vec![NONE; MAX_PLY + 2],
         four_move: vec![false; MAX_PLY + 2],
         doubles: vec![0; MAX_PLY + 2],
+        credit: vec![0; MAX_PLY + 2],
         history: [vec![0; dims.cells()], vec![0; dims.cells()]],
         counters: [vec![NONE; dims.cells()], vec![NONE; dims.cells()]],
         cont,

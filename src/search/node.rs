@@ -126,6 +126,7 @@ impl Searcher<'_> {
         let alpha0 = alpha;
         let mut first = None;
         self.doubles[ply + 1] = self.doubles[ply];
+        self.credit[ply + 1] = self.credit[ply];
         if let Some(mv) = tt_entry.and_then(|e| e.mv).filter(|_| open) {
             if self.board.is_candidate(mv as usize) {
                 let p = self.pos(mv);
@@ -409,6 +410,17 @@ impl Searcher<'_> {
             // point keeps the node's depth, as a forced reply does.
             let extend = defending && !four && self.params.defend_ext;
             let mut d = new_depth + extend as i32 - raised - (fhr && !four) as i32;
+            // Step 7c2. Fractional extensions: a forced reply's or a defence's share of a ply
+            // joins the line's credit, and each whole ply of it deepens this move.
+            let credit = self.credit[ply]
+                + if forced { self.params.ext_forced } else { 0 }
+                + if defending && !four {
+                    self.params.ext_defend
+                } else {
+                    0
+                };
+            d += credit / 16;
+            self.credit[ply + 1] = credit % 16;
             let preview = self.preview(d - reduce, mv);
             let mut score;
             if searched == 0 {

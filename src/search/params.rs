@@ -206,6 +206,12 @@ pub struct Params {
     /// (the moves of a defending node that make no four) are searched without losing a ply,
     /// as the reply to a four is, so that a line of threes costs the attacker one ply each.
     pub defend_ext: bool,
+    /// Fractional extensions, in 16ths of a ply, carried down a line as a credit until they
+    /// make a whole ply: `ext_forced` for the forced reply to a four (which keeps its depth
+    /// already, so that each four and its block cost the attacker less than a ply),
+    /// `ext_defend` for a defence against an open three or four-three point (0: none).
+    pub ext_forced: i32,
+    pub ext_defend: i32,
     /// Late-move reductions at a defending node too: its defences after the first are
     /// reduced by the formula, as quiet moves are (its own fours as `lmr_fours` says).
     pub defend_lmr: bool,
@@ -314,6 +320,8 @@ impl Default for Params {
             guard_moves: 4,
             guard_nodes: 20_000,
             defend_ext: false,
+            ext_forced: 0,
+            ext_defend: 0,
             defend_lmr: true,
             lmr_fours: 1,
             lmr_defend: 1024,
@@ -463,6 +471,12 @@ impl Params {
             "guard_moves" => size.map(|v| self.guard_moves = v),
             "guard_nodes" => count.map(|v| self.guard_nodes = v),
             "defend_ext" => flag(&mut self.defend_ext),
+            "ext_forced" => int
+                .filter(|v| (0..=16).contains(v))
+                .map(|v| self.ext_forced = v),
+            "ext_defend" => int
+                .filter(|v| (0..=16).contains(v))
+                .map(|v| self.ext_defend = v),
             "defend_lmr" => flag(&mut self.defend_lmr),
             "lmr_fours" => u8::try_from(value)
                 .ok()

@@ -47,6 +47,7 @@ impl Searcher<'_> {
                 let reduced = depth - 1 - p.nmp_reduce - depth / p.nmp_divisor.max(1);
                 self.board.set_to_move(me.opp());
                 self.doubles[ply + 1] = self.doubles[ply];
+                self.credit[ply + 1] = self.credit[ply];
                 let score = -self.negamax(reduced, -beta, -beta + 1, ply + 1, false, !cut);
                 self.board.set_to_move(me);
                 if self.aborted {
