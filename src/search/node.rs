@@ -10,6 +10,7 @@ use crate::board::lines::Tally;
 use crate::board::pattern::Class;
 use crate::board::Color;
 use crate::eval::{blend_network, evaluate, evaluate_tally, learned_move_score};
+use crate::rules::Rule;
 
 /// Alpha-raise reductions stop where the score is this far from even: a clear win or loss
 /// is read at full depth.
@@ -413,7 +414,7 @@ impl Searcher<'_> {
             // Step 7c2. Fractional extensions: a forced reply's or a defence's share of a ply
             // joins the line's credit, and each whole ply of it deepens this move.
             let credit = self.credit[ply]
-                + if forced { self.params.ext_forced } else { 0 }
+                + if forced { self.ext_forced() } else { 0 }
                 + if defending && !four {
                     self.params.ext_defend
                 } else {
@@ -497,6 +498,15 @@ impl Searcher<'_> {
             self.learn_correction(ply, depth, best, alpha0, beta);
         }
         self.give_back(ply, moves, best)
+    }
+
+    /// The share of a ply a forced reply adds to the line's credit under this search's rule.
+    fn ext_forced(&self) -> i32 {
+        if self.rule == Rule::Renju {
+            self.params.ext_forced_renju
+        } else {
+            self.params.ext_forced
+        }
     }
 
     /// Stores a node's result in the table: `best` found with the window (`alpha0`, `beta`)

@@ -212,6 +212,9 @@ pub struct Params {
     /// `ext_defend` for a defence against an open three or four-three point (0: none).
     pub ext_forced: i32,
     pub ext_defend: i32,
+    /// `ext_forced` under renju, where black's fours may be fouls and white's blocks may
+    /// stand on black's forbidden points (0: off; 8 was level to slightly worse there).
+    pub ext_forced_renju: i32,
     /// Late-move reductions at a defending node too: its defences after the first are
     /// reduced by the formula, as quiet moves are (its own fours as `lmr_fours` says).
     pub defend_lmr: bool,
@@ -320,8 +323,9 @@ impl Default for Params {
             guard_moves: 4,
             guard_nodes: 20_000,
             defend_ext: false,
-            ext_forced: 0,
+            ext_forced: 8,
             ext_defend: 0,
+            ext_forced_renju: 0,
             defend_lmr: true,
             lmr_fours: 1,
             lmr_defend: 1024,
@@ -474,6 +478,9 @@ impl Params {
             "ext_forced" => int
                 .filter(|v| (0..=16).contains(v))
                 .map(|v| self.ext_forced = v),
+            "ext_forced_renju" => int
+                .filter(|v| (0..=16).contains(v))
+                .map(|v| self.ext_forced_renju = v),
             "ext_defend" => int
                 .filter(|v| (0..=16).contains(v))
                 .map(|v| self.ext_defend = v),
