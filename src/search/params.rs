@@ -354,6 +354,8 @@ impl Params {
         let count = u64::try_from(value).ok();
         let int = i32::try_from(value).ok();
         let small = u32::try_from(value).ok();
+        // A share of a ply in 16ths, at most a whole ply.
+        let sixteenths = int.filter(|v| (0..=16).contains(v));
         let flag = |f: &mut bool| {
             *f = value != 0;
             Some(())
@@ -475,15 +477,9 @@ impl Params {
             "guard_moves" => size.map(|v| self.guard_moves = v),
             "guard_nodes" => count.map(|v| self.guard_nodes = v),
             "defend_ext" => flag(&mut self.defend_ext),
-            "ext_forced" => int
-                .filter(|v| (0..=16).contains(v))
-                .map(|v| self.ext_forced = v),
-            "ext_forced_renju" => int
-                .filter(|v| (0..=16).contains(v))
-                .map(|v| self.ext_forced_renju = v),
-            "ext_defend" => int
-                .filter(|v| (0..=16).contains(v))
-                .map(|v| self.ext_defend = v),
+            "ext_forced" => sixteenths.map(|v| self.ext_forced = v),
+            "ext_forced_renju" => sixteenths.map(|v| self.ext_forced_renju = v),
+            "ext_defend" => sixteenths.map(|v| self.ext_defend = v),
             "defend_lmr" => flag(&mut self.defend_lmr),
             "lmr_fours" => u8::try_from(value)
                 .ok()
@@ -675,6 +671,8 @@ mod tests {
         assert!(q.set("nnue", 1));
         assert!(decided(&q, Rule::Caro));
         // The history offset is kept where `history × 1024` cannot overflow.
+        assert!(p.set("ext_forced", 16) && p.ext_forced == 16);
+        assert!(!p.set("ext_defend", 17) && p.ext_defend == 0);
         assert!(p.set("lmr_history_offset", 4000));
         assert!(!p.set("lmr_history_offset", 1 << 20));
         assert_eq!(p.lmr_history_offset, 4000);
