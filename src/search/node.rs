@@ -297,6 +297,8 @@ impl Searcher<'_> {
             alpha = alpha.max(score);
         }
         let me = self.board.to_move();
+        // The line's credit of fractional extensions with this node's forced reply's share.
+        let node_credit = self.credit[ply] + if forced { self.ext_forced() } else { 0 };
         let mut k = 0;
         loop {
             if k >= moves.len() {
@@ -413,8 +415,7 @@ impl Searcher<'_> {
             let mut d = new_depth + extend as i32 - raised - (fhr && !four) as i32;
             // Step 7c2. Fractional extensions: a forced reply's or a defence's share of a ply
             // joins the line's credit, and each whole ply of it deepens this move.
-            let credit = self.credit[ply]
-                + if forced { self.ext_forced() } else { 0 }
+            let credit = node_credit
                 + if defending && !four {
                     self.params.ext_defend
                 } else {

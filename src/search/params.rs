@@ -207,10 +207,10 @@ pub struct Params {
     /// as the reply to a four is, so that a line of threes costs the attacker one ply each.
     pub defend_ext: bool,
     /// Fractional extensions, in 16ths of a ply, carried down a line as a credit until they
-    /// make a whole ply: `ext_forced` for the forced reply to a four (which keeps its depth
-    /// already, so that each four and its block cost the attacker less than a ply),
-    /// `ext_defend` for a defence against an open three or four-three point (0: none).
+    /// make a whole ply (0: none). This one for the forced reply to a four, which keeps its
+    /// depth already, so that each four and its block cost the attacker less than a ply.
     pub ext_forced: i32,
+    /// The same for a defence against an open three or four-three point.
     pub ext_defend: i32,
     /// `ext_forced` under renju, where black's fours may be fouls and white's blocks may
     /// stand on black's forbidden points (0: off; 8 was level to slightly worse there).
@@ -670,9 +670,10 @@ mod tests {
         assert!(!decided(&q, Rule::Standard));
         assert!(q.set("nnue", 1));
         assert!(decided(&q, Rule::Caro));
-        // The history offset is kept where `history × 1024` cannot overflow.
+        // The extension shares are at most a whole ply.
         assert!(p.set("ext_forced", 16) && p.ext_forced == 16);
         assert!(!p.set("ext_defend", 17) && p.ext_defend == 0);
+        // The history offset is kept where `history × 1024` cannot overflow.
         assert!(p.set("lmr_history_offset", 4000));
         assert!(!p.set("lmr_history_offset", 1 << 20));
         assert_eq!(p.lmr_history_offset, 4000);
