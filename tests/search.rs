@@ -537,10 +537,12 @@ fn proves_the_sparring_partners_wins_that_it_proved_before() {
     }
 }
 
-/// A search to `depth` plies with the root threat solver off and `credit` 16ths of a ply of
-/// extension for each forced reply (`ext_forced`, or `ext_forced_renju` under renju), so that
-/// only the alpha-beta search can see a VCF.
-fn vcf_at_depth(case: &common::Case, rule: Rule, depth: i32, credit: i32) -> i32 {
+/// A search of `tests/data/tactics_sample.txt`'s case `id` to `depth` plies with the root threat
+/// solver off and `credit` 16ths of a ply of extension for each forced reply (`ext_forced`, or
+/// `ext_forced_renju` under renju), so that only the alpha-beta search can see a VCF.
+fn vcf_at_depth(id: &str, rule: Rule, depth: i32, credit: i32) -> i32 {
+    let cases = common::read_cases("tests/data/tactics_sample.txt");
+    let case = cases.iter().find(|c| c.id() == id).expect(id);
     let params = Params {
         root_vcf_nodes: 0,
         root_vct_nodes: 0,
@@ -557,29 +559,22 @@ fn vcf_at_depth(case: &common::Case, rule: Rule, depth: i32, credit: i32) -> i32
 
 #[test]
 fn a_forced_replys_fractional_extension_carries_a_vcf_past_the_horizon() {
-    let cases = common::read_cases("tests/data/tactics_sample.txt");
-    let case = |id: &str| cases.iter().find(|c| c.id() == id).expect(id);
     // VCFs of 8 and 15 fours (their known lines): at 5 plies the search alone finds the first
     // only where each four and its block cost half a ply (8 16ths), and at 2 plies the second
     // only where they cost nothing (16).
-    let long = case("lfz-game-vcf-552-fs");
-    assert!(vcf_at_depth(long, Rule::Freestyle, 5, 0) < MATE_BOUND);
-    assert!(vcf_at_depth(long, Rule::Freestyle, 5, 8) >= MATE_BOUND);
-    let longer = case("lfz-black-vcf-305-fs");
-    assert!(vcf_at_depth(longer, Rule::Freestyle, 2, 8) < MATE_BOUND);
-    assert!(vcf_at_depth(longer, Rule::Freestyle, 2, 16) >= MATE_BOUND);
+    assert!(vcf_at_depth("lfz-game-vcf-552-fs", Rule::Freestyle, 5, 0) < MATE_BOUND);
+    assert!(vcf_at_depth("lfz-game-vcf-552-fs", Rule::Freestyle, 5, 8) >= MATE_BOUND);
+    assert!(vcf_at_depth("lfz-black-vcf-305-fs", Rule::Freestyle, 2, 8) < MATE_BOUND);
+    assert!(vcf_at_depth("lfz-black-vcf-305-fs", Rule::Freestyle, 2, 16) >= MATE_BOUND);
 }
 
 #[test]
 fn the_forced_replys_credit_under_renju_carries_both_colours_vcfs_past_the_horizon() {
-    let cases = common::read_cases("tests/data/tactics_sample.txt");
-    let case = |id: &str| cases.iter().find(|c| c.id() == id).expect(id);
     // Black's VCF (its fours must not be fouls) is seen at 4 plies only with half a ply of
     // credit for each block (the default), 7 without; white's at 2 plies, 6 without.
-    let black = case("lfz-black-vcf-092");
-    assert!(vcf_at_depth(black, Rule::Renju, 4, 0) < MATE_BOUND);
-    assert!(vcf_at_depth(black, Rule::Renju, 4, Params::default().ext_forced_renju) >= MATE_BOUND);
-    let white = case("lfz-white-vcf-526");
-    assert!(vcf_at_depth(white, Rule::Renju, 2, 0) < MATE_BOUND);
-    assert!(vcf_at_depth(white, Rule::Renju, 2, Params::default().ext_forced_renju) >= MATE_BOUND);
+    let on = Params::default().ext_forced_renju;
+    assert!(vcf_at_depth("lfz-black-vcf-092", Rule::Renju, 4, 0) < MATE_BOUND);
+    assert!(vcf_at_depth("lfz-black-vcf-092", Rule::Renju, 4, on) >= MATE_BOUND);
+    assert!(vcf_at_depth("lfz-white-vcf-526", Rule::Renju, 2, 0) < MATE_BOUND);
+    assert!(vcf_at_depth("lfz-white-vcf-526", Rule::Renju, 2, on) >= MATE_BOUND);
 }
