@@ -12,7 +12,8 @@ OUT=${OUT:-dist/web}
 TARGET=wasm32-unknown-unknown
 LINKER=/usr/lib/llvm-22/bin/wasm-ld
 
-bash scripts/apt-install.sh rustc-web cargo-web rust-web-src lld-22
+packages=(rustc-web cargo-web rust-web-src lld-22)
+bash scripts/apt-install.sh "${packages[@]}"
 
 export RUSTC=/usr/bin/rustc
 export RUSTC_BOOTSTRAP=1

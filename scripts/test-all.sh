@@ -7,7 +7,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export WUZI_PROFILE=ci
+# The Debian packages of the scripts below (their `packages=(...)` lines), installed in the
+# background while the Rust suite builds and runs: apt waits on the network and the disk, cargo
+# on the CPU. Each script still runs its own apt-install, which then finds them in place (or
+# installs them itself if this failed).
+mapfile -t debs < <(sed -n 's/.*packages+\?=(\([^)]*\)).*/\1/p' scripts/test-gui.sh \
+    scripts/build-windows.sh scripts/build-web.sh scripts/test-web.sh | tr ' ' '\n')
+mkdir -p target
+bash scripts/apt-install.sh "${debs[@]}" >target/apt-install.log 2>&1 &
+apt_job=$!
 cargo test --profile ci
+wait "$apt_job" || echo "the background install failed (target/apt-install.log); each test installs its own"
 bash scripts/test-gui.sh
 bash scripts/test-windows.sh
 bash scripts/test-web.sh

@@ -12,7 +12,8 @@ client=${YIXIN_CLIENT:-tests/clients/yixin-board}
 out=${YIXIN_RUN:-target/yixin-run}
 cargo build --profile "$profile" --bin pbrain-wuzi
 # The GUI's build.sh installs these itself, but without recovering from an interrupted dpkg.
-bash scripts/apt-install.sh libgtk2.0-dev xvfb xdotool imagemagick x11-utils
+packages=(libgtk2.0-dev xvfb xdotool imagemagick x11-utils)
+bash scripts/apt-install.sh "${packages[@]}"
 bash "$client/build.sh" target/yixin-board
 # An 8 s turn: the analysis step's Escape comes 2.5 s after F11 and must meet a running search.
 export YX_TURN=8

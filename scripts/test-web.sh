@@ -35,7 +35,8 @@ grep -q "^web: 0 timeouts, 0 crashes, 0 illegal moves$" <<<"$out"
 grep -q "in 2 games" <<<"$out"
 
 node --test tests/web/game.test.mjs
-bash scripts/apt-install.sh chromium
+packages=(chromium)
+bash scripts/apt-install.sh "${packages[@]}"
 (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
 node tests/web/page.test.mjs dist/web
 echo "web build: bench, fixtures, arena match, referee and the page in Chromium passed"
