@@ -12,6 +12,7 @@ OUT=${OUT:-dist/web}
 TARGET=wasm32-unknown-unknown
 LINKER=/usr/lib/llvm-22/bin/wasm-ld
 
+# scripts/test-all.sh installs every script's packages=(...) list ahead of time.
 packages=(rustc-web cargo-web rust-web-src lld-22)
 bash scripts/apt-install.sh "${packages[@]}"
 

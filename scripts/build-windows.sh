@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-dist/windows}
 TARGET=x86_64-pc-windows-gnu
+# scripts/test-all.sh installs every script's packages=(...) list ahead of time.
 packages=(rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 zip unzip)
 [ "${1:-}" = "--wine" ] && packages+=(wine wine64)
 

@@ -12,7 +12,7 @@ export WUZI_PROFILE=ci
 # on the CPU. Each script still runs its own apt-install, which then finds them in place (or
 # installs them itself if this failed).
 mapfile -t debs < <(sed -n 's/.*packages+\?=(\([^)]*\)).*/\1/p' scripts/test-gui.sh \
-    scripts/build-windows.sh scripts/build-web.sh scripts/test-web.sh | tr ' ' '\n')
+    scripts/build-windows.sh scripts/build-web.sh scripts/test-web.sh | tr ' ' '\n' | sort -u)
 mkdir -p target
 bash scripts/apt-install.sh "${debs[@]}" >target/apt-install.log 2>&1 &
 apt_job=$!

@@ -12,6 +12,7 @@ client=${YIXIN_CLIENT:-tests/clients/yixin-board}
 out=${YIXIN_RUN:-target/yixin-run}
 cargo build --profile "$profile" --bin pbrain-wuzi
 # The GUI's build.sh installs these itself, but without recovering from an interrupted dpkg.
+# scripts/test-all.sh installs every script's packages=(...) list ahead of time.
 packages=(libgtk2.0-dev xvfb xdotool imagemagick x11-utils)
 bash scripts/apt-install.sh "${packages[@]}"
 bash "$client/build.sh" target/yixin-board

@@ -35,6 +35,7 @@ grep -q "^web: 0 timeouts, 0 crashes, 0 illegal moves$" <<<"$out"
 grep -q "in 2 games" <<<"$out"
 
 node --test tests/web/game.test.mjs
+# scripts/test-all.sh installs every script's packages=(...) list ahead of time.
 packages=(chromium)
 bash scripts/apt-install.sh "${packages[@]}"
 (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
