@@ -210,6 +210,64 @@ fn vcf_solver_finds_every_sample_vcf() {
     assert!(checked >= 40, "only {checked} VCF cases in the sample");
 }
 
+/// Replays a VCT's line (attacker and defender moves alternating) from the case's position:
+/// every move on an empty cell, black never on a foul, the attacker's last move a five or a
+/// four the defender cannot stop.
+fn replay_vct_line(case: &Case, line: &[wuzi::geometry::Pos]) {
+    let rule = rule_of(case);
+    let mut replay = case.board();
+    replay.set_rule(rule);
+    let me = replay.to_move();
+    for (k, &p) in line.iter().enumerate() {
+        let id = case.id();
+        assert!(
+            replay.is_empty_at(p),
+            "{id}: the line plays on a stone at {p}"
+        );
+        let side = replay.to_move();
+        assert_eq!(
+            side == me,
+            k % 2 == 0,
+            "{id}: the line does not alternate at {p}"
+        );
+        if rule.has_fouls(side) {
+            let i = replay.dims().index(p);
+            assert!(!replay.is_foul(i), "{id}: black plays the foul {p}");
+        }
+        if k == line.len() - 1 {
+            assert_eq!(side, me, "{id}: the line ends with a defender move");
+            let wins = rule.wins_at(replay.grid(), p, me);
+            let mut after = replay.clone();
+            after.play(p);
+            let fives = (0..after.dims().cells())
+                .filter(|&i| wuzi::board::threat::is_five_point(&after, rule, me, i))
+                .count();
+            assert!(wins || fives >= 1, "{id}: the line does not end in a win");
+        }
+        replay.play(p);
+    }
+}
+
+/// A VCT's line holds the defender's replies too (the first one tried at each of its nodes,
+/// and each block of a four), so that the principal variation it reports replays: every
+/// renju VCT of the sample that the solver finds within 200 k nodes.
+#[test]
+fn vct_lines_replay() {
+    let mut found = 0;
+    for case in read_cases(SAMPLE)
+        .iter()
+        .filter(|c| matches!(c.get("task"), Some("vct" | "vct3")))
+    {
+        let mut b = case.board();
+        let mut s = Solver::new(rule_of(case));
+        if s.vct(&mut b, 12, 200_000).is_some() {
+            found += 1;
+            replay_vct_line(case, &s.line(&b));
+        }
+    }
+    assert!(found >= 40, "only {found} VCTs found");
+}
+
 fn engine_answer(case: &tactics::Case, max_nodes: u64) -> (wuzi::geometry::Pos, i32) {
     engine_answer_with(case, max_nodes, Params::default())
 }

@@ -769,6 +769,7 @@ impl<'a> Solver<'a> {
                         worst = plies + 1;
                     }
                     if first.is_none() {
+                        self.line.push(i as u16);
                         first = Some(self.line[mark..].to_vec());
                     }
                     self.line.truncate(mark);
@@ -805,6 +806,9 @@ impl<'a> Solver<'a> {
             _ => Some(2),
         };
         board.undo();
+        if r.is_some() {
+            self.line.push(block);
+        }
         r.map(|plies| plies + 1)
     }
 
@@ -823,6 +827,9 @@ impl<'a> Solver<'a> {
             _ => None,
         };
         board.undo();
+        if r.is_some() {
+            self.line.push(block);
+        }
         r.map(|plies| plies + 1)
     }
 }
