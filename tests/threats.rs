@@ -268,6 +268,36 @@ fn vct_lines_replay() {
     assert!(found >= 40, "only {found} VCTs found");
 }
 
+/// The VCT keeps the positions it proves (`Solver::use_proven`): a proof holds whatever move
+/// order reaches it, so a position met again (by a transposition, or in the next iteration) is
+/// not searched again. In `lfz-ichaku-059` (a renju VCT of 29 white moves) that brings the win
+/// within 750 k nodes, where the search without it runs out; and the line it gives, pieced
+/// together from kept proofs, replays.
+#[test]
+fn vct_keeps_its_proofs() {
+    let case = read_cases(SAMPLE)
+        .into_iter()
+        .find(|c| c.id() == "lfz-ichaku-059")
+        .expect("the case");
+    let mut found = Vec::new();
+    for proven in [false, true] {
+        let mut b = case.board();
+        let mut s = Solver::new(rule_of(&case));
+        s.use_proven = proven;
+        found.push(s.vct(&mut b, 20, 750_000));
+        if proven {
+            replay_vct_line(&case, &s.line(&b));
+        } else {
+            assert!(
+                s.exhausted(),
+                "the search without kept proofs ran out of nodes"
+            );
+        }
+    }
+    assert_eq!(found[0], None);
+    assert!(found[1].is_some(), "no VCT found with the kept proofs");
+}
+
 fn engine_answer(case: &tactics::Case, max_nodes: u64) -> (wuzi::geometry::Pos, i32) {
     engine_answer_with(case, max_nodes, Params::default())
 }

@@ -329,6 +329,7 @@ fn searcher<'a>(
     });
     solver.probe_nodes = params.vct_probe_nodes;
     solver.quiet_plies = params.vct_quiet_plies;
+    solver.use_proven = params.vct_proven;
     let corr = if params.corr_weight == 0 {
         Vec::new()
     } else {

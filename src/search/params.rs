@@ -33,6 +33,8 @@ pub struct Params {
     pub vct_probe_nodes: u64,
     /// The first this many attacker moves of a VCT line may be such quiet moves.
     pub vct_quiet_plies: u32,
+    /// The VCT keeps the positions it proves and does not search them again.
+    pub vct_proven: bool,
     /// Late-move reductions: moves searched in full before reducing.
     pub lmr_after: usize,
     /// Late-move reductions: least remaining depth that is reduced.
@@ -259,6 +261,7 @@ impl Default for Params {
             root_vct_threats: 10,
             vct_probe_nodes: 10,
             vct_quiet_plies: 2,
+            vct_proven: true,
             lmr_after: 1,
             lmr_depth: 2,
             lmr_after2: 99,
@@ -376,6 +379,7 @@ impl Params {
             "root_vct_threats" => small.map(|v| self.root_vct_threats = v),
             "vct_probe_nodes" => count.map(|v| self.vct_probe_nodes = v),
             "vct_quiet_plies" => small.map(|v| self.vct_quiet_plies = v),
+            "vct_proven" => flag(&mut self.vct_proven),
             "lmr_after" => size.map(|v| self.lmr_after = v),
             "lmr_depth" => int.map(|v| self.lmr_depth = v),
             "lmr_after2" => size.map(|v| self.lmr_after2 = v),

@@ -9,6 +9,7 @@ use crate::board::{Board, Color};
 use crate::geometry::Pos;
 use crate::rules::Rule;
 use crate::search::limits::Deadline;
+use std::collections::HashMap;
 
 const NONE: u16 = u16::MAX;
 /// Entries of the cache of positions proven to hold no VCF (a power of two).
@@ -25,6 +26,11 @@ const PROBE_NODES: u64 = 10;
 const PROBE_FOURS: u32 = 12;
 /// The first attacker moves of a VCT line that may be quiet moves threatening a VCF.
 const QUIET_PLIES: u32 = 2;
+/// Positions a VCT keeps as proven (won for the attacker to move, or lost for the defender
+/// to move), and the moves of their lines it keeps in all: later proofs are not kept (about
+/// 1 MB at most).
+const PROVEN_CAP: usize = 1 << 14;
+const PROVEN_MOVES: usize = 1 << 18;
 
 /// The kind of threat the defender faces in the VCT.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -59,6 +65,14 @@ pub struct Solver<'a> {
     stack: Vec<u16>,
     fail: Vec<(u64, u8)>,
     vct_fail: Vec<(u64, u8)>,
+    /// The positions the current VCT has proven, by key: the plies to the five and the line
+    /// from there (in `line`'s reversed order). A proof holds whatever the path to it, so a
+    /// position met again (another move order, a deeper iteration) is not searched again.
+    proven: HashMap<u64, (i32, u32, u32)>,
+    /// The kept lines, one after another (`proven` holds each one's start and end).
+    proven_moves: Vec<u16>,
+    /// Whether `proven` is used (`INFO wuzi_vct_proven`).
+    pub use_proven: bool,
 }
 
 /// What the side to move faces before a threat search: the cells it must or may play first.
@@ -90,7 +104,34 @@ impl<'a> Solver<'a> {
             stack: Vec::new(),
             fail: vec![(0, 0); FAIL_CACHE],
             vct_fail: vec![(0, 0); FAIL_CACHE],
+            proven: HashMap::new(),
+            proven_moves: Vec::new(),
+            use_proven: true,
         }
+    }
+
+    /// A position the current VCT has proven: its plies, its line appended to `line`.
+    fn recall(&mut self, key: u64) -> Option<i32> {
+        let &(plies, from, to) = self.proven.get(&key)?;
+        self.line
+            .extend_from_slice(&self.proven_moves[from as usize..to as usize]);
+        Some(plies)
+    }
+
+    /// Keeps the proof of the position `key` (its line is `line[mark..]`), while there is room.
+    fn keep(&mut self, key: u64, plies: i32, mark: usize) {
+        let from = self.proven_moves.len();
+        let to = from + self.line.len() - mark;
+        if self.use_proven && self.proven.len() < PROVEN_CAP && to <= PROVEN_MOVES {
+            self.proven_moves.extend_from_slice(&self.line[mark..]);
+            self.proven.insert(key, (plies, from as u32, to as u32));
+        }
+    }
+
+    /// Forgets the positions kept as proven (a new VCT).
+    fn forget_proven(&mut self) {
+        self.proven.clear();
+        self.proven_moves.clear();
     }
 
     /// The winning line of the last successful search: attacker and defender moves alternating,
@@ -404,6 +445,7 @@ impl<'a> Solver<'a> {
         budget: u64,
     ) -> Option<i32> {
         self.begin_on(board, budget);
+        self.forget_proven();
         let def = board.to_move();
         let att = def.opp();
         if board
@@ -439,6 +481,7 @@ impl<'a> Solver<'a> {
     }
 
     fn vct_unpaused(&mut self, board: &mut Board, max_threats: u32, budget: u64) -> Option<i32> {
+        self.forget_proven();
         let forced = match self.root_start(board, budget) {
             Ok(forced) => forced,
             Err(settled) => return settled,
@@ -457,9 +500,17 @@ impl<'a> Solver<'a> {
     }
 
     fn vct_node(&mut self, board: &mut Board, depth: u32, forced: u16) -> Option<i32> {
+        let key = board.key();
+        if let Some(plies) = self.recall(key) {
+            return Some(plies);
+        }
+        let mark = self.line.len();
         self.vct_ply += 1;
         let r = self.vct_move(board, depth, forced);
         self.vct_ply -= 1;
+        if let Some(plies) = r {
+            self.keep(key, plies, mark);
+        }
         r
     }
 
@@ -706,6 +757,20 @@ impl<'a> Solver<'a> {
     /// The defender (side to move) faces a three: the attacker wins only if it wins after every
     /// reply (a defender VCF refutes the three at once).
     fn defend(&mut self, board: &mut Board, depth: u32, threat: Threat) -> Option<i32> {
+        let key = board.key();
+        if let Some(plies) = self.recall(key) {
+            return Some(plies);
+        }
+        let mark = self.line.len();
+        let r = self.defend_moves(board, depth, threat);
+        if let Some(plies) = r {
+            self.keep(key, plies, mark);
+        }
+        r
+    }
+
+    /// `defend` for a position not proven yet.
+    fn defend_moves(&mut self, board: &mut Board, depth: u32, threat: Threat) -> Option<i32> {
         if !self.spend() {
             return None;
         }
