@@ -10,6 +10,7 @@ use crate::geometry::Pos;
 use crate::rules::Rule;
 use crate::search::limits::Deadline;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 const NONE: u16 = u16::MAX;
 /// Entries of the cache of positions proven to hold no VCF (a power of two).
@@ -31,6 +32,24 @@ const QUIET_PLIES: u32 = 2;
 /// 1 MB at most).
 const PROVEN_CAP: usize = 1 << 14;
 const PROVEN_MOVES: usize = 1 << 18;
+
+/// Hashes a position key as it is: Zobrist keys are random already.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
 
 /// The kind of threat the defender faces in the VCT.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -68,7 +87,7 @@ pub struct Solver<'a> {
     /// The positions the current VCT has proven, by key: the plies to the five and the line
     /// from there (in `line`'s reversed order). A proof holds whatever the path to it, so a
     /// position met again (another move order, a deeper iteration) is not searched again.
-    proven: HashMap<u64, (i32, u32, u32)>,
+    proven: HashMap<u64, (i32, u32, u32), BuildHasherDefault<KeyHasher>>,
     /// The kept lines, one after another (`proven` holds each one's start and end).
     proven_moves: Vec<u16>,
     /// Whether `proven` is used (`INFO wuzi_vct_proven`).
@@ -104,7 +123,7 @@ impl<'a> Solver<'a> {
             stack: Vec::new(),
             fail: vec![(0, 0); FAIL_CACHE],
             vct_fail: vec![(0, 0); FAIL_CACHE],
-            proven: HashMap::new(),
+            proven: HashMap::default(),
             proven_moves: Vec::new(),
             use_proven: true,
         }
