@@ -32,7 +32,7 @@ fn profile(counts: &[u16; CLASSES]) -> usize {
 }
 
 /// The table entry of a position whose empty cells add up to `tally`, `me` to move.
-fn index(tally: &Tally, me: Color) -> usize {
+pub(super) fn index(tally: &Tally, me: Color) -> usize {
     me.index() << 16 | profile(tally.class_counts(me)) << 8 | profile(tally.class_counts(me.opp()))
 }
 
@@ -52,7 +52,16 @@ impl Searcher<'_> {
         if self.params.corr_weight == 0 {
             return eval;
         }
-        let entry = self.corr[index(tally, me)] as i32;
+        self.correct_at(eval, index(tally, me))
+    }
+
+    /// `eval` corrected by the table's entry `at` (an `index`).
+    #[inline]
+    pub(super) fn correct_at(&self, eval: i32, at: usize) -> i32 {
+        if self.params.corr_weight == 0 {
+            return eval;
+        }
+        let entry = self.corr[at] as i32;
         eval + entry * self.params.corr_weight / (16 * 100)
     }
 

@@ -5,6 +5,7 @@
 //! through the shared table (lazy SMP) and the main thread's result is played.
 
 mod correct;
+mod leaves;
 pub mod limits;
 mod node;
 pub mod params;
@@ -214,6 +215,8 @@ struct Searcher<'a> {
     evals: Vec<i32>,
     /// The correction history (`correct.rs`), in 16ths of an evaluation unit.
     corr: Vec<i16>,
+    /// The leaves' previews worked out so far (`leaves.rs`).
+    leaves: leaves::Leaves,
     /// Whether the move into each ply made a four (kept only with `rfp_attack`).
     four_move: Vec<bool>,
     /// The double singular extensions along the line to each ply (`se_double`).
@@ -362,6 +365,7 @@ fn searcher<'a>(
         killers: vec![[NONE; 2]; MAX_PLY + 2],
         evals: vec![NO_EVAL; MAX_PLY + 2],
         corr,
+        leaves: leaves::Leaves::new(),
         excluded: vec![NONE; MAX_PLY + 2],
         four_move: vec![false; MAX_PLY + 2],
         doubles: vec![0; MAX_PLY + 2],

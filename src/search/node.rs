@@ -2,6 +2,8 @@
 //! the pruning of open positions, the move loop with move-count pruning and reductions, and
 //! the table store; children previewed before their move is played.
 
+use super::correct;
+use super::leaves::KeptLeaf;
 use super::picker::{pick, Defence};
 use super::prune::Singular;
 use super::tt::{Bound, Entry};
@@ -140,10 +142,10 @@ impl Searcher<'_> {
                         Singular::Extend(plies) => plies,
                     };
                     let d = depth - 1 + extension;
-                    let preview = self.preview(d, mv);
+                    let mut preview = self.preview(d, mv);
                     self.doubles[ply + 1] += u32::from(extension == 2);
                     let score =
-                        -self.child(mv, preview, d, -beta, -alpha, ply + 1, pv, !pv && !cut);
+                        -self.child(mv, &mut preview, d, -beta, -alpha, ply + 1, pv, !pv && !cut);
                     self.doubles[ply + 1] = self.doubles[ply];
                     if self.aborted {
                         return 0;
@@ -423,16 +425,16 @@ impl Searcher<'_> {
                 };
             d += credit / 16;
             self.credit[ply + 1] = credit % 16;
-            let preview = self.preview(d - reduce, mv);
+            let mut preview = self.preview(d - reduce, mv);
             let mut score;
             if searched == 0 {
-                score = -self.child(mv, preview, d, -beta, -alpha, ply + 1, pv, !pv && !cut);
+                score = -self.child(mv, &mut preview, d, -beta, -alpha, ply + 1, pv, !pv && !cut);
             } else {
                 let lo = -alpha - 1;
                 let cut_child = reduce > 0 || !cut;
                 score = -self.child(
                     mv,
-                    preview,
+                    &mut preview,
                     d - reduce,
                     lo,
                     -alpha,
@@ -448,10 +450,10 @@ impl Searcher<'_> {
                     {
                         d += 1;
                     }
-                    score = -self.child(mv, preview, d, lo, -alpha, ply + 1, false, !cut);
+                    score = -self.child(mv, &mut preview, d, lo, -alpha, ply + 1, false, !cut);
                 }
                 if score > alpha && score < beta && !self.aborted {
-                    score = -self.child(mv, preview, d, -beta, -alpha, ply + 1, true, false);
+                    score = -self.child(mv, &mut preview, d, -beta, -alpha, ply + 1, true, false);
                 }
             }
             if self.aborted {
@@ -564,29 +566,52 @@ impl Searcher<'_> {
     /// board before the move or after it, the evaluation is the pattern one (or the count
     /// network's, its accumulators worked out too; not the spatial one's) and leaves have no
     /// VCF.
-    pub(super) fn preview(&self, depth: i32, mv: u16) -> Option<Preview> {
+    /// The preview is worked out when the child first needs it (`Lazy`): a child whose table
+    /// entry settles it never needs its evaluation.
+    pub(super) fn preview(&self, depth: i32, mv: u16) -> Lazy {
         if depth > self.params.preview_depth.min(self.params.rfp_depth)
             || !self.params.pattern_moves
         {
-            return None;
+            return Lazy::No;
         }
         if self.params.qvcf_nodes != 0 || !self.params.eval.pattern_eval {
-            return None;
+            return Lazy::No;
         }
         let lines = self.board.line_patterns();
         // The spatial network's evaluation needs the move played (the count network's
         // accumulators are worked out below).
-        let network = self.params.eval.nnue && lines.evaluates();
-        if network && lines.conv().is_some() {
-            return None;
+        if self.params.eval.nnue && lines.evaluates() && lines.conv().is_some() {
+            return Lazy::No;
         }
         let me = self.board.to_move();
-        if lines.has_five(me) || lines.has_five(me.opp()) {
-            return None;
+        // A four leaves a five point after it: no preview (the walk would find it).
+        if lines.has_five(me) || lines.has_five(me.opp()) || lines.class(me, mv as usize).is_four()
+        {
+            return Lazy::No;
         }
-        // The child probes the table first: its slot's fetch overlaps the tally's work.
-        self.tt
-            .prefetch(self.board.key_after(mv as usize) ^ self.salt);
+        // The child probes the table first: its slot's fetch (and that of the kept leaves)
+        // overlaps the work before it.
+        let child = self.board.key_after(mv as usize);
+        self.tt.prefetch(child ^ self.salt);
+        self.leaves.prefetch(child);
+        Lazy::Pending
+    }
+
+    /// The preview of the child after `mv` (`preview` said it has one): kept from before
+    /// (`leaves`), or worked out; `None` if the move leaves a five point after all.
+    fn work_out(&self, mv: u16) -> Option<Preview> {
+        let lines = self.board.line_patterns();
+        let network = self.params.eval.nnue && lines.evaluates();
+        let me = self.board.to_move();
+        let child = self.board.key_after(mv as usize);
+        if let Some(kept) = self.leaves.get(child) {
+            return Some(Preview {
+                eval: self.correct_at(kept.eval, kept.corr as usize),
+                win: kept.win,
+                open: kept.open,
+                fours: kept.fours,
+            });
+        }
         let (tally, score) = if network {
             self.board.network_after(mv as usize)?
         } else {
@@ -601,11 +626,19 @@ impl Searcher<'_> {
             None => evaluate_tally(self.rule, me.opp(), &tally, &self.params.eval),
         };
         let mover = tally.class_counts(me.opp());
-        Some(Preview {
-            eval: self.corrected(eval, &tally, me.opp()),
+        let kept = KeptLeaf {
+            eval,
+            corr: correct::index(&tally, me.opp()) as u32,
             win: self.quick_win(&tally, me.opp()),
             open: open_tally(&tally, me.opp()),
             fours: self.params.qfours > 0 && mover[Class::Four as usize..].iter().any(|&n| n > 0),
+        };
+        self.leaves.put(child, &kept);
+        Some(Preview {
+            eval: self.correct_at(kept.eval, kept.corr as usize),
+            win: kept.win,
+            open: kept.open,
+            fours: kept.fours,
         })
     }
 
@@ -617,7 +650,7 @@ impl Searcher<'_> {
     pub(super) fn child(
         &mut self,
         mv: u16,
-        preview: Option<Preview>,
+        lazy: &mut Lazy,
         depth: i32,
         alpha: i32,
         beta: i32,
@@ -629,17 +662,45 @@ impl Searcher<'_> {
             let me = self.board.to_move();
             self.four_move[ply] = self.board.line_patterns().class(me, mv as usize).is_four();
         }
-        let Some(preview) = preview else {
+        if *lazy == Lazy::No {
             self.play(mv);
             let score = self.negamax(depth, alpha, beta, ply, pv, cut);
             self.board.undo();
             return score;
-        };
+        }
         if self.poll() {
             return 0;
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
+        // The table first where the evaluation cannot decide before it: an entry that settles
+        // the child spares the walk.
+        let key = self.board.key_after(mv as usize) ^ self.salt;
+        let mut tt_entry = None;
+        if *lazy == Lazy::Pending && depth > 0 && ply < MAX_PLY && !self.params.quick_win {
+            tt_entry = self.tt.probe(key);
+            if let Some(score) = tt_entry.and_then(|e| tt_cutoff(e, depth, alpha, beta, ply, pv)) {
+                return score;
+            }
+        }
+        let preview = match *lazy {
+            Lazy::Ready(preview) => preview,
+            _ => match self.work_out(mv) {
+                Some(preview) => {
+                    *lazy = Lazy::Ready(preview);
+                    preview
+                }
+                None => {
+                    // No preview after all: the child searched as any other, counted once.
+                    *lazy = Lazy::No;
+                    self.nodes -= 1;
+                    self.play(mv);
+                    let score = self.negamax(depth, alpha, beta, ply, pv, cut);
+                    self.board.undo();
+                    return score;
+                }
+            },
+        };
         if ply >= MAX_PLY {
             return preview.eval;
         }
@@ -656,10 +717,11 @@ impl Searcher<'_> {
             self.board.undo();
             return score;
         }
-        let key = self.board.key_after(mv as usize) ^ self.salt;
-        let tt_entry = self.tt.probe(key);
-        if let Some(score) = tt_entry.and_then(|e| tt_cutoff(e, depth, alpha, beta, ply, pv)) {
-            return score;
+        if tt_entry.is_none() {
+            tt_entry = self.tt.probe(key);
+            if let Some(score) = tt_entry.and_then(|e| tt_cutoff(e, depth, alpha, beta, ply, pv)) {
+                return score;
+            }
         }
         self.evals[ply] = if preview.open { preview.eval } else { NO_EVAL };
         if preview.open && self.futile(depth, beta, pv, preview.eval, ply) {
@@ -696,8 +758,18 @@ impl Searcher<'_> {
     }
 }
 
+/// Whether a child has a preview (`Searcher::preview`), and the preview once worked out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Lazy {
+    /// None: the child plays its move and searches as any node.
+    No,
+    /// One, not worked out yet.
+    Pending,
+    Ready(Preview),
+}
+
 /// What a child reads first, worked out before its move is played (`Searcher::preview`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Preview {
     /// Its static evaluation.
     eval: i32,
