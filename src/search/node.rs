@@ -605,12 +605,7 @@ impl Searcher<'_> {
         let me = self.board.to_move();
         let child = self.board.key_after(mv as usize);
         if let Some(kept) = self.leaves.get(child) {
-            return Some(Preview {
-                eval: self.correct_at(kept.eval, kept.corr as usize),
-                win: kept.win,
-                open: kept.open,
-                fours: kept.fours,
-            });
+            return Some(self.read(&kept));
         }
         let (tally, score) = if network {
             self.board.network_after(mv as usize)?
@@ -634,12 +629,17 @@ impl Searcher<'_> {
             fours: self.params.qfours > 0 && mover[Class::Four as usize..].iter().any(|&n| n > 0),
         };
         self.leaves.put(child, &kept);
-        Some(Preview {
+        Some(self.read(&kept))
+    }
+
+    /// The preview a kept leaf gives, its evaluation corrected.
+    fn read(&self, kept: &KeptLeaf) -> Preview {
+        Preview {
             eval: self.correct_at(kept.eval, kept.corr as usize),
             win: kept.win,
             open: kept.open,
             fours: kept.fours,
-        })
+        }
     }
 
     /// Searches the child after `mv` to `depth`. With a `preview`, its first steps (poll, count
