@@ -48,7 +48,13 @@ fn self_play_records_are_justified_by_the_referee() {
     let records = dir.join("games.txt");
     let _ = std::fs::remove_file(&records);
     let openings = dir.join("openings.txt");
-    std::fs::write(&openings, "0,0, 1,0, 1,3\n0,0, 1,1, -2,0\n").unwrap();
+    // The third opening leaves black an open three to play: black wins it with either engine,
+    // so the games by colour differ.
+    std::fs::write(
+        &openings,
+        "0,0, 1,0, 1,3\n0,0, 1,1, -2,0\n0,0, 5,5, 1,0, 5,-5, 2,0, -5,5\n",
+    )
+    .unwrap();
     let out = arena(&[
         "--engine",
         &format!("a={BOT}"),
@@ -77,7 +83,7 @@ fn self_play_records_are_justified_by_the_referee() {
     // swapped: each pair is one point, and the pentanomial Elo is 0 with no spread.
     assert!(
         out.contains(
-            "a vs b by opening, both games (pentanomial): 2 pairs; points 2: 0, 1.5: 0, 1: 2 ("
+            "a vs b by opening, both games (pentanomial): 3 pairs; points 2: 0, 1.5: 0, 1: 3 ("
         ),
         "{out}"
     );
@@ -87,7 +93,32 @@ fn self_play_records_are_justified_by_the_referee() {
     );
     let text = std::fs::read_to_string(&records).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(lines.len(), 6, "{text}");
+    // a's games by its colour, counted from the records, as the report gives them.
+    let mut wld = [[0; 3]; 2];
+    for line in &lines {
+        let a_black = field(line, "black") == "a";
+        let k = match (field(line, "result"), a_black) {
+            ("1/2-1/2", _) => 2,
+            ("1-0", true) | ("0-1", false) => 0,
+            _ => 1,
+        };
+        wld[usize::from(!a_black)][k] += 1;
+    }
+    let side = |t: [u32; 3]| {
+        let pct = 100.0 * (t[0] as f64 + 0.5 * t[2] as f64) / (t[0] + t[1] + t[2]) as f64;
+        format!("{}-{}-{} ({pct:.1}%)", t[0], t[1], t[2])
+    };
+    let expected = format!(
+        "a vs b by a's colour: as black {}, as white {}",
+        side(wld[0]),
+        side(wld[1])
+    );
+    assert!(out.contains(&expected), "{expected} not in {out}");
+    assert!(
+        wld[0][0] > wld[1][0],
+        "black wins the third opening: {text}"
+    );
     for line in lines {
         let mut b = Board::new(Dims::square(15));
         for p in positions(field(line, "opening")) {

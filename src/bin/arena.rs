@@ -444,6 +444,8 @@ fn run(o: Options) -> Result<()> {
     // The first engine's score in the round's game that ended first, until its partner ends.
     let mut halves: HashMap<((usize, usize), usize), f64> = HashMap::new();
     let mut paired: HashMap<(usize, usize), Pairs> = HashMap::new();
+    // The first engine's games by its colour: [as black, as white].
+    let mut by_colour: HashMap<(usize, usize), [Tally; 2]> = HashMap::new();
     let mut faults: Vec<Faults> = (0..names.len()).map(|_| Faults::default()).collect();
     let mut done = 0;
     let mut sprt_verdict = None;
@@ -461,6 +463,8 @@ fn run(o: Options) -> Result<()> {
         } else {
             halves.insert((spec.pair, spec.round), first_score);
         }
+        by_colour.entry(spec.pair).or_default()[usize::from(spec.black != spec.pair.0)]
+            .add(first_score);
         let t = tallies.entry(spec.pair).or_default();
         t.add(first_score);
         // The first move after the opening is black's when the opening has an even length.
@@ -568,6 +572,25 @@ fn run(o: Options) -> Result<()> {
                 lo,
                 hi,
                 100.0 * p.ceiling()
+            );
+        }
+        if let Some([black, white]) = by_colour.get(&(a, b)) {
+            let side = |t: &Tally| {
+                format!(
+                    "{}-{}-{} ({:.1}%)",
+                    t.wins,
+                    t.losses,
+                    t.draws,
+                    100.0 * t.score()
+                )
+            };
+            println!(
+                "{} vs {} by {}'s colour: as black {}, as white {}",
+                names[a],
+                names[b],
+                names[a],
+                side(black),
+                side(white)
             );
         }
         if let Some(sprt) = &o.sprt {
