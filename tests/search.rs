@@ -526,7 +526,7 @@ fn rapfi_wins() -> Vec<(String, Rule, Board, bool)> {
 #[test]
 fn proves_the_sparring_partners_wins_that_it_proved_before() {
     let cases = rapfi_wins();
-    assert_eq!(cases.len(), 32);
+    assert_eq!(cases.len(), 56);
     for (id, rule, board, _) in cases.into_iter().filter(|c| c.3) {
         let limits = Limits {
             max_nodes: Some(300_000),
