@@ -572,6 +572,7 @@ impl Session {
             excluded: self.excluded.clone(),
             lines,
             defend: task == Task::Defend,
+            decided_lines: matches!(task, Task::Nbest(_)),
             threads: s.threads as usize,
         };
         let bytes = s.tt_bytes();

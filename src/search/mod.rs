@@ -151,6 +151,10 @@ pub struct RootOptions {
     pub lines: usize,
     /// Also prove which root moves lose, each iteration (`yxsearchdefend`).
     pub defend: bool,
+    /// With several lines, search them even where the answer is decided (a five to take, a
+    /// four to block, a lost position), so that each line gets its score (`yxnbest`);
+    /// otherwise such a root answers at once with its one move.
+    pub decided_lines: bool,
     /// Search threads; 1 gives the same moves and node counts on every machine.
     pub threads: usize,
 }
@@ -161,6 +165,7 @@ impl Default for RootOptions {
             excluded: Vec::new(),
             lines: 1,
             defend: false,
+            decided_lines: false,
             threads: 1,
         }
     }

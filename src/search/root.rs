@@ -84,7 +84,14 @@ impl Searcher<'_> {
             }
         }
         let mut moves = Vec::new();
-        let kind = self.classify::<true>(&mut moves);
+        let mut kind = self.classify::<true>(&mut moves);
+        if self.options.decided_lines && self.options.lines > 1 && !matches!(kind, NodeKind::Quiet)
+        {
+            // Several lines asked for (`YXNBEST`): a win, a forced block or a lost position is
+            // searched as any other, over every candidate, so that each line has its score.
+            self.all_candidates(&mut moves);
+            kind = NodeKind::Quiet;
+        }
         if let NodeKind::Win = kind {
             // `classify` stops at the first winning cell: take the first one we may play, and
             // see every candidate when all of them are excluded.
@@ -365,9 +372,15 @@ impl Searcher<'_> {
                 observer.realtime(Realtime::Enter(p), self.clock.elapsed_ms());
             }
             let reduce = self.root_reduction(depth, k, mv);
+            let me = self.board.to_move();
+            // A five is the game's end, not a position to search (the root meets one only when
+            // it searches a won position for several lines).
+            let five = self.rule.wins_at(self.board.grid(), p, me);
             self.board.play(p);
             let mut score;
-            if k == 0 {
+            if five {
+                score = WIN - 1;
+            } else if k == 0 {
                 score = -self.negamax(depth - 1, -hi, -alpha, 1, true, false);
             } else {
                 score = -self.negamax(depth - 1 - reduce, -alpha - 1, -alpha, 1, false, true);
