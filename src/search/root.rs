@@ -372,10 +372,12 @@ impl Searcher<'_> {
                 observer.realtime(Realtime::Enter(p), self.clock.elapsed_ms());
             }
             let reduce = self.root_reduction(depth, k, mv);
-            let me = self.board.to_move();
             // A five is the game's end, not a position to search (the root meets one only when
-            // it searches a won position for several lines).
-            let five = self.rule.wins_at(self.board.grid(), p, me);
+            // it searches a decided position for several lines).
+            let five = self.options.decided_lines
+                && self
+                    .rule
+                    .wins_at(self.board.grid(), p, self.board.to_move());
             self.board.play(p);
             let mut score;
             if five {
