@@ -285,3 +285,99 @@ fn balanced_openings_are_the_ones_the_search_scores_near_zero() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A record line for `--compare`: `new` against `rapfi` on an opening, `new` black or white.
+fn compare_line(opening: &str, new_black: bool, result: &str) -> String {
+    let (black, white) = if new_black {
+        ("new", "rapfi")
+    } else {
+        ("rapfi", "new")
+    };
+    format!(
+        "game=1 black={black} white={white} rule=freestyle size=15x15 result={result} \
+         reason=\"five\" opening=\"{opening}\" moves=\"\" times=\"\""
+    )
+}
+
+#[test]
+fn two_runs_compare_opening_by_opening() {
+    let dir = std::env::temp_dir().join(format!("wuzi-arena-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, lines: &[String]| {
+        let path = dir.join(name);
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let (o1, o2, o3, o4, o5) = ("7,7", "7,7 8,8", "7,7 6,6", "7,7 9,9", "7,7 5,5");
+    // Run A: `new` scores 2 on o1 (a win with each colour), 2 on o2, 1 on o3 (black won
+    // both), 1 on o5 (the mean of two pairs, 2 and 0), and plays o4 in A only. Run B, in two
+    // files: 1 on o1 (two draws), 0 on o2 (lost with each colour, the games in different
+    // files), 1 on o3 (white won both), 1 on o5, and an opening played once.
+    let a = write(
+        "a.txt",
+        &[
+            compare_line(o1, true, "1-0"),
+            compare_line(o1, false, "0-1"),
+            compare_line(o2, true, "1-0"),
+            compare_line(o2, false, "0-1"),
+            compare_line(o3, true, "1-0"),
+            compare_line(o3, false, "1-0"),
+            compare_line(o4, true, "1/2-1/2"),
+            compare_line(o4, false, "1/2-1/2"),
+            compare_line(o5, true, "1-0"),
+            compare_line(o5, false, "0-1"),
+            compare_line(o5, true, "0-1"),
+            compare_line(o5, false, "1-0"),
+        ],
+    );
+    let b1 = write(
+        "b1.txt",
+        &[
+            compare_line(o1, true, "1/2-1/2"),
+            compare_line(o1, false, "1/2-1/2"),
+            compare_line(o2, true, "0-1"),
+        ],
+    );
+    let b2 = write(
+        "b2.txt",
+        &[
+            compare_line(o2, false, "1-0"),
+            compare_line(o3, true, "0-1"),
+            compare_line(o3, false, "0-1"),
+            compare_line(o5, true, "1-0"),
+            compare_line(o5, false, "1-0"),
+            compare_line("8,8", true, "1-0"),
+        ],
+    );
+    let out = arena(&["--compare", "new", &a, &format!("{b1},{b2}")]);
+    // Per game A − B: o1 (2 − 1)/2 = 0.5, o2 1.0, o3 0, o5 0: mean 0.375, sample variance
+    // (0.125² + 0.625² + 2·0.375²)/3 = 0.229167, 95% margin 1.96·√(0.229167/4) = 0.469.
+    assert!(
+        out.contains(
+            "new: 4 openings played in pairs in both runs (1 in one run only, 1 an odd number of times)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains(") 75.0% a game, B ("), "{out}");
+    assert!(out.contains(") 37.5%\n"), "{out}");
+    assert!(
+        out.contains(
+            "A - B: +37.5 points a game (95%: -9.4 to +84.4); openings better in A 2, the same 2, worse 0"
+        ),
+        "{out}"
+    );
+    // The other way round the difference changes sign.
+    let back = arena(&["--compare", "new", &format!("{b1},{b2}"), &a]);
+    assert!(
+        back.contains("A - B: -37.5 points a game (95%: -84.4 to +9.4)"),
+        "{back}"
+    );
+    // An engine in neither run is an error, not an empty comparison.
+    let none = Command::new(ARENA)
+        .args(["--compare", "old", &a, &b1])
+        .output()
+        .unwrap();
+    assert!(!none.status.success());
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no game of old"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,6 +1,6 @@
 //! Elo interval and SPRT arithmetic against figures worked out by hand.
 
-use wuzi::manager::stats::{Pairs, Sprt, Tally, Verdict};
+use wuzi::manager::stats::{Paired, Pairs, Sprt, Tally, Verdict};
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() < tol
@@ -106,4 +106,23 @@ fn all_pairs_split_by_colour_is_an_even_match_with_no_spread() {
     let (elo, lo, hi) = p.elo();
     assert!(close(elo, 0.0, 1e-9) && close(lo, 0.0, 1e-9) && close(hi, 0.0, 1e-9));
     assert!(close(p.ceiling(), 0.5, 1e-12));
+}
+
+#[test]
+fn paired_runs_difference_and_interval() {
+    // Three openings, each one's points (0 to 2) in run A and run B. Per game A − B: 0.5, 1.0,
+    // 0.0; mean 0.5; sample variance ((0)² + 0.5² + 0.5²)/2 = 0.25; margin 1.96·√(0.25/3) =
+    // 0.5658.
+    let p = Paired::from_points(&[(2.0, 1.0), (2.0, 0.0), (1.0, 1.0)]);
+    assert_eq!(p.openings, 3);
+    assert!(close(p.a, 5.0 / 6.0, 1e-12) && close(p.b, 2.0 / 6.0, 1e-12));
+    assert!(close(p.diff, 0.5, 1e-12));
+    assert!(close(p.low, 0.5 - 0.5658, 1e-4), "{}", p.low);
+    assert!(close(p.high, 0.5 + 0.5658, 1e-4), "{}", p.high);
+    assert_eq!((p.better, p.same, p.worse), (2, 1, 0));
+    // The same difference on every opening has no spread; one opening gives the widest interval.
+    let flat = Paired::from_points(&[(2.0, 1.0), (1.0, 0.0)]);
+    assert!(close(flat.low, 0.5, 1e-12) && close(flat.high, 0.5, 1e-12));
+    let one = Paired::from_points(&[(2.0, 0.0)]);
+    assert_eq!((one.diff, one.low, one.high), (1.0, -1.0, 1.0));
 }

@@ -1,7 +1,7 @@
 //! `wuzi-arena`: plays matches between any pbrain engines: openings played twice with colours
 //! swapped, N games at once, Elo with a 95% interval, SPRT, and game records.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,7 +13,7 @@ use wuzi::board::Color;
 use wuzi::geometry::{Dims, Pos};
 use wuzi::manager::engine::Engine;
 use wuzi::manager::game::{self, Fault, GameConfig, GameRecord};
-use wuzi::manager::stats::{Pairs, Sprt, Tally, Verdict};
+use wuzi::manager::stats::{Paired, Pairs, Sprt, Tally, Verdict};
 use wuzi::manager::{openings, record};
 use wuzi::rules::Rule;
 
@@ -40,7 +40,11 @@ const USAGE: &str = "usage: wuzi-arena --engine NAME=CMD --engine NAME=CMD [opti
   --gauntlet              the first engine plays each other one (default: round robin)
   --sprt elo0=0,elo1=5[,alpha=0.05,beta=0.05]  stop when the test decides (two engines)
   --draw-after N          draw at N stones (renju default 200)
-  --records FILE          one line per game;  --sgf FILE  all games as SGF;  --psq DIR  .psq files";
+  --records FILE          one line per game;  --sgf FILE  all games as SGF;  --psq DIR  .psq files
+or: wuzi-arena --compare NAME A B
+  NAME's results in two runs' records (A and B: files, comma-separated) on the same openings
+  against the same opponents, opening by opening: each opening's pair of games in A against
+  B's (an opening played in several pairs: their mean)";
 
 struct Options {
     engines: Vec<(String, String)>,
@@ -636,9 +640,93 @@ fn run(o: Options) -> Result<()> {
     Ok(())
 }
 
+/// NAME's points (0 to 2) on each opening it played in pairs (an even number of games) in the
+/// records `files` (comma-separated), keyed by the opponent, rule, board and opening: an opening
+/// that two of the run's sets share counts once, its pairs averaged. Also how many openings it
+/// played an odd number of times.
+fn run_points(name: &str, files: &str) -> Result<(BTreeMap<String, f64>, usize)> {
+    let mut games: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for file in files.split(',') {
+        let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
+        for line in text.lines() {
+            let Some(g) = record::parse_line(line) else {
+                continue;
+            };
+            let (opponent, first) = if g.black == name {
+                (&g.white, Color::Black)
+            } else if g.white == name {
+                (&g.black, Color::White)
+            } else {
+                continue;
+            };
+            let points = match g.winner {
+                Some(c) if c == first => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            let opening: Vec<String> = g.opening.iter().map(Pos::to_string).collect();
+            let key = format!(
+                "{opponent} {} {}x{} {}",
+                g.rule.name(),
+                g.dims.width,
+                g.dims.height,
+                opening.join(" ")
+            );
+            games.entry(key).or_default().push(points);
+        }
+    }
+    if games.is_empty() {
+        bail!("no game of {name} in {files}");
+    }
+    let odd = games.values().filter(|v| v.len() % 2 == 1).count();
+    let paired = games
+        .into_iter()
+        .filter(|(_, v)| v.len() % 2 == 0)
+        .map(|(k, v)| (k, v.iter().sum::<f64>() * 2.0 / v.len() as f64))
+        .collect();
+    Ok((paired, odd))
+}
+
+/// `--compare NAME A B`: NAME's results in two runs' records, opening by opening.
+fn compare(name: &str, a: &str, b: &str) -> Result<()> {
+    let (run_a, odd_a) = run_points(name, a)?;
+    let (run_b, odd_b) = run_points(name, b)?;
+    let points: Vec<(f64, f64)> = run_a
+        .iter()
+        .filter_map(|(key, &pa)| run_b.get(key).map(|&pb| (pa, pb)))
+        .collect();
+    if points.is_empty() {
+        bail!("no opening that {name} played in pairs in both runs");
+    }
+    let only = run_a.len() + run_b.len() - 2 * points.len();
+    let p = Paired::from_points(&points);
+    let pct = |x: f64| 100.0 * x;
+    println!(
+        "{name}: {} openings played in pairs in both runs ({only} in one run only, {} an odd number of times)",
+        p.openings,
+        odd_a + odd_b
+    );
+    println!("A ({a}) {:.1}% a game, B ({b}) {:.1}%", pct(p.a), pct(p.b));
+    println!(
+        "A - B: {:+.1} points a game (95%: {:+.1} to {:+.1}); openings better in A {}, the same {}, worse {}",
+        pct(p.diff),
+        pct(p.low),
+        pct(p.high),
+        p.better,
+        p.same,
+        p.worse
+    );
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match parse_args(&args).and_then(run) {
+    let result = match args.as_slice() {
+        [flag, name, a, b] if flag == "--compare" => compare(name, a, b),
+        [flag, ..] if flag == "--compare" => Err(anyhow!("--compare takes NAME A B\n{USAGE}")),
+        _ => parse_args(&args).and_then(run),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("wuzi-arena: {e:#}");

@@ -149,6 +149,56 @@ impl Pairs {
     }
 }
 
+/// One engine's results in two runs on the same openings (against the same opponent), compared
+/// opening by opening: each opening's two games in run A against the same two in run B, so that
+/// what an opening favours cancels out of the difference.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Paired {
+    /// The openings played in both runs.
+    pub openings: usize,
+    /// The mean score a game in run A and in run B over those openings.
+    pub a: f64,
+    pub b: f64,
+    /// A's score a game minus B's, with its 95% interval from the spread of the openings'
+    /// differences (the widest, -1 to 1, for fewer than two openings).
+    pub diff: f64,
+    pub low: f64,
+    pub high: f64,
+    /// Openings where A scored more than B, the same, less.
+    pub better: usize,
+    pub same: usize,
+    pub worse: usize,
+}
+
+impl Paired {
+    /// From each shared opening's points in run A and in run B (0 to 2: its two games).
+    pub fn from_points(points: &[(f64, f64)]) -> Paired {
+        let n = points.len();
+        let per_game: Vec<f64> = points.iter().map(|&(a, b)| (a - b) / 2.0).collect();
+        let mean = |v: &mut dyn Iterator<Item = f64>| v.sum::<f64>() / n.max(1) as f64;
+        let diff = mean(&mut per_game.iter().copied());
+        let (low, high) = if n < 2 {
+            (-1.0, 1.0)
+        } else {
+            let variance =
+                per_game.iter().map(|d| (d - diff).powi(2)).sum::<f64>() / (n - 1) as f64;
+            let margin = Z95 * (variance / n as f64).sqrt();
+            (diff - margin, diff + margin)
+        };
+        Paired {
+            openings: n,
+            a: mean(&mut points.iter().map(|p| p.0 / 2.0)),
+            b: mean(&mut points.iter().map(|p| p.1 / 2.0)),
+            diff,
+            low,
+            high,
+            better: points.iter().filter(|p| p.0 > p.1).count(),
+            same: points.iter().filter(|p| p.0 == p.1).count(),
+            worse: points.iter().filter(|p| p.0 < p.1).count(),
+        }
+    }
+}
+
 impl Sprt {
     /// Parses `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order, commas or spaces; defaults
     /// elo0 0, alpha and beta 0.05).
