@@ -174,9 +174,9 @@ impl Paired {
     /// From each shared opening's points in run A and in run B (0 to 2: its two games).
     pub fn from_points(points: &[(f64, f64)]) -> Paired {
         let n = points.len();
+        let games = 2.0 * n.max(1) as f64;
         let per_game: Vec<f64> = points.iter().map(|&(a, b)| (a - b) / 2.0).collect();
-        let mean = |v: &mut dyn Iterator<Item = f64>| v.sum::<f64>() / n.max(1) as f64;
-        let diff = mean(&mut per_game.iter().copied());
+        let diff = per_game.iter().sum::<f64>() / n.max(1) as f64;
         let (low, high) = if n < 2 {
             (-1.0, 1.0)
         } else {
@@ -187,8 +187,8 @@ impl Paired {
         };
         Paired {
             openings: n,
-            a: mean(&mut points.iter().map(|p| p.0 / 2.0)),
-            b: mean(&mut points.iter().map(|p| p.1 / 2.0)),
+            a: points.iter().map(|p| p.0).sum::<f64>() / games,
+            b: points.iter().map(|p| p.1).sum::<f64>() / games,
             diff,
             low,
             high,
